@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: MIT
+/*
+ * swap.c - Swap, in a Box: watch the kernel move a program's memory out to
+ * swap and fault it back in.
+ *
+ * The program maps SIZE bytes (default 256 MiB) of anonymous memory, writes
+ * one byte to every page, then reads every page back.  After each step it
+ * prints how much of it is resident in RAM (VmRSS), how much sits in swap
+ * (VmSwap), how many major page faults it has taken so far (each one a wait
+ * for the swap device) and how long the step took.
+ *
+ * The program never asks for swapping; the kernel decides.  Run plainly, on
+ * a machine with room, everything stays resident.  Run it in a box whose
+ * memory limit is below SIZE,
+ *
+ *     systemd-run --user --scope -p MemoryMax=64M ./swap
+ *
+ * and the kernel has to push most pages out to swap while they are being
+ * written, then bring them back, a readahead cluster per major fault, while
+ * they are read.
+ *
+ * Usage: swap [-v] [SIZE]        (swap --help says more)
+ */
+#define _DEFAULT_SOURCE         /* MAP_ANONYMOUS, MADV_NOHUGEPAGE under -std=c11 */
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+
+#define KiB 1024ULL
+#define MiB (1024ULL * KiB)
+#define GiB (1024ULL * MiB)
+#define DEFAULT_SIZE (256 * MiB)
+
+/* cgroup v1 reports "no limit" as a huge page-counter maximum (about 2^63);
+ * anything from 2^62 up cannot be a limit someone set on purpose. */
+#define UNLIMITED ULLONG_MAX
+#define V1_NO_LIMIT (1ULL << 62)
+
+static const char *progname = "swap";
+
+/* ------------------------------------------------------------------ errors */
+
+/* A system call failed: name it and what errno says, like perror. */
+static void die(const char *what)
+{
+    fprintf(stderr, "%s: %s: %s\n", progname, what, strerror(errno));
+    exit(EXIT_FAILURE);
+}
+
+/* Bad command line: one line naming the problem, exit 2, nothing on stdout. */
+static void usage_error(const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "%s: ", progname);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (try '%s --help')\n", progname);
+    exit(2);
+}
+
+static void usage(void)
+{
+    printf("Usage: %s [-v] [SIZE]\n"
+           "Map SIZE bytes of anonymous memory, write one byte per page, read one byte\n"
+           "per page, and after each step print VmRSS, VmSwap, major faults and time.\n"
+           "\n"
+           "  SIZE   whole number of bytes, optional suffix K, M or G (powers of 1024);\n"
+           "         rounded up to whole pages; default 256M\n"
+           "  -v     first print what shapes the result: kernel, page size, THP,\n"
+           "         swap readahead, swap devices, zswap, this cgroup and its limits\n"
+           "  -h, --help   this text\n"
+           "\n"
+           "To watch it swap, run it in a box smaller than SIZE, e.g.\n"
+           "  systemd-run --user --scope -p MemoryMax=64M %s\n",
+           progname, progname);
+    exit(EXIT_SUCCESS);
+}
+
+/* ----------------------------------------------------------- command line */
+
+struct options {
+    unsigned long long size;    /* bytes, not yet rounded to pages */
+    int verbose;
+};
+
+/* SIZE is digits with an optional K, M or G.  strtoull alone would accept
+ * " 5", "+5" and "-5" (the last one wrapped around), so the first character
+ * must be a digit. */
+static unsigned long long parse_size(const char *arg)
+{
+    unsigned long long n, mult = 1;
+    char *end;
+
+    if (*arg == '\0')
+        usage_error("empty size");
+    if (*arg == '-')
+        usage_error("negative size '%s'", arg);
+    if (!isdigit((unsigned char)*arg))
+        usage_error("bad size '%s': not a whole number", arg);
+
+    errno = 0;
+    n = strtoull(arg, &end, 10);
+    if (errno == ERANGE)
+        usage_error("size '%s' is too big", arg);
+
+    switch (*end) {
+    case 'K': case 'k': mult = KiB; end++; break;
+    case 'M': case 'm': mult = MiB; end++; break;
+    case 'G': case 'g': mult = GiB; end++; break;
+    }
+    if (*end == '.' || *end == ',')
+        usage_error("bad size '%s': not a whole number", arg);
+    if (*end != '\0')
+        usage_error("bad size '%s': unknown suffix '%s' (use K, M or G)", arg, end);
+    if (n == 0)
+        usage_error("size '%s' is zero", arg);
+
+    /* No process can map more than half of what a pointer can address:
+     * the kernel keeps the upper half for itself. */
+    if (n > (SIZE_MAX / 2) / mult)
+        usage_error("size '%s' is too big for the address space", arg);
+    return n * mult;
+}
+
+static struct options parse_args(int argc, char *argv[])
+{
+    struct options opt = { DEFAULT_SIZE, 0 };
+    int have_size = 0, only_operands = 0;
+
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+
+        if (!only_operands && strcmp(arg, "--") == 0) {
+            only_operands = 1;
+        } else if (!only_operands && (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)) {
+            usage();
+        } else if (!only_operands && strcmp(arg, "-v") == 0) {
+            opt.verbose = 1;
+        } else if (!only_operands && arg[0] == '-' && !isdigit((unsigned char)arg[1])) {
+            usage_error("unknown option '%s'", arg);
+        } else if (have_size) {
+            usage_error("unexpected argument '%s'", arg);
+        } else {
+            opt.size = parse_size(arg);
+            have_size = 1;
+        }
+    }
+    return opt;
+}
+
+/* ---------------------------------------------------------------- reading */
+
+/* First line of a small file, without its newline; -1 if it cannot be read. */
+static int read_line(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+
+    if (f == NULL)
+        return -1;
+    if (fgets(buf, (int)len, f) == NULL) {
+        fclose(f);
+        return -1;
+    }
+    fclose(f);
+    buf[strcspn(buf, "\n")] = '\0';
+    return 0;
+}
+
+/* A file holding one number, or "max" (cgroup v2's "no limit"). */
+static unsigned long long read_limit(const char *dir, const char *name)
+{
+    char path[PATH_MAX + 64], buf[64], *end;
+    unsigned long long n;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    if (read_line(path, buf, sizeof(buf)) == -1 || strcmp(buf, "max") == 0)
+        return UNLIMITED;
+    errno = 0;
+    n = strtoull(buf, &end, 10);
+    if (errno != 0 || end == buf || n >= V1_NO_LIMIT)
+        return UNLIMITED;
+    return n;
+}
+
+/* ------------------------------------------------------------- the report */
+
+static double now(void)
+{
+    struct timespec ts;
+
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
+        die("clock_gettime");
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* VmRSS and VmSwap, in kB, from /proc/self/status. */
+static void read_status(long *rss_kb, long *swap_kb)
+{
+    char line[256];
+    int found = 0;
+    FILE *f = fopen("/proc/self/status", "r");
+
+    if (f == NULL)
+        die("/proc/self/status");
+    while (fgets(line, sizeof(line), f) != NULL) {
+        if (strncmp(line, "VmRSS:", 6) == 0) {
+            *rss_kb = strtol(line + 6, NULL, 10);
+            found |= 1;
+        } else if (strncmp(line, "VmSwap:", 7) == 0) {
+            *swap_kb = strtol(line + 7, NULL, 10);
+            found |= 2;
+        }
+    }
+    fclose(f);
+    if (found != 3) {
+        fprintf(stderr, "%s: /proc/self/status: no VmRSS or VmSwap line\n", progname);
+        exit(EXIT_FAILURE);
+    }
+}
+
+static void report(const char *label, double seconds)
+{
+    long rss_kb = 0, swap_kb = 0;
+    struct rusage ru;
+
+    read_status(&rss_kb, &swap_kb);
+    if (getrusage(RUSAGE_SELF, &ru) == -1)
+        die("getrusage");
+    printf("%-24s RSS %6ld MB   swap %6ld MB   major faults %6ld   %.2f s\n",
+           label, rss_kb / 1024, swap_kb / 1024, ru.ru_majflt, seconds);
+    /* Line by line, so a class watching through a pipe (or a box that
+     * kills the program) still sees every line already reached. */
+    fflush(stdout);
+}
+
+/* ------------------------------------------------- the environment (-v) */
+
+struct memcg {
+    int version;                /* 1 or 2; 0: no memory controller found */
+    char path[PATH_MAX];        /* as /proc/self/cgroup names it */
+    char dir[PATH_MAX];         /* where its files are */
+    unsigned long long mem_limit, swap_limit;   /* bytes, or UNLIMITED */
+};
+
+/* Where a cgroup hierarchy is mounted: v2 (fstype cgroup2), or the v1 one
+ * that carries the memory controller.  Also the mount's own root, which is
+ * not "/" when a container sees only part of the tree. */
+static int find_cgroup_mount(int version, char *mnt, size_t mntlen, char *root, size_t rootlen)
+{
+    char line[4096];
+    FILE *f = fopen("/proc/self/mountinfo", "r");
+
+    if (f == NULL)
+        return -1;
+    while (fgets(line, sizeof(line), f) != NULL) {
+        char r[PATH_MAX], m[PATH_MAX], fstype[64], opts[1024];
+        const char *sep = strstr(line, " - ");
+
+        if (sep == NULL || sscanf(line, "%*s %*s %*s %4095s %4095s", r, m) != 2 ||
+            sscanf(sep + 3, "%63s %*s %1023s", fstype, opts) != 2)
+            continue;
+        if ((version == 2 && strcmp(fstype, "cgroup2") == 0) ||
+            (version == 1 && strcmp(fstype, "cgroup") == 0 &&
+             (strstr(opts, ",memory") != NULL || strncmp(opts, "memory", 6) == 0))) {
+            snprintf(mnt, mntlen, "%s", m);
+            snprintf(root, rootlen, "%s", r);
+            fclose(f);
+            return 0;
+        }
+    }
+    fclose(f);
+    return -1;
+}
+
+/* The line of /proc/self/cgroup for the v1 memory hierarchy, or for v2
+ * ("0::/path").  Hybrid hosts have both; only the v1 one limits memory. */
+static int find_cgroup_path(int version, char *path, size_t len)
+{
+    char line[PATH_MAX + 128];
+    FILE *f = fopen("/proc/self/cgroup", "r");
+
+    if (f == NULL)
+        return -1;
+    while (fgets(line, sizeof(line), f) != NULL) {
+        char *controllers = strchr(line, ':'), *p;
+
+        if (controllers == NULL || (p = strchr(++controllers, ':')) == NULL)
+            continue;
+        *p++ = '\0';
+        p[strcspn(p, "\n")] = '\0';
+        if (version == 2 ? strncmp(line, "0:", 2) == 0 && *controllers == '\0'
+                         : strstr(controllers, "memory") != NULL) {
+            snprintf(path, len, "%s", p);
+            fclose(f);
+            return 0;
+        }
+    }
+    fclose(f);
+    return -1;
+}
+
+/* True if the v2 cgroup in dir has the memory controller: listed in its own
+ * cgroup.controllers.  On hybrid hosts the v2 tree has none. */
+static int v2_has_memory(const char *dir)
+{
+    char path[PATH_MAX + 32], buf[512];
+
+    snprintf(path, sizeof(path), "%s/cgroup.controllers", dir);
+    if (read_line(path, buf, sizeof(buf)) == -1)
+        return 0;
+    for (char *w = strtok(buf, " "); w != NULL; w = strtok(NULL, " "))
+        if (strcmp(w, "memory") == 0)
+            return 1;
+    return 0;
+}
+
+static unsigned long long min_ull(unsigned long long a, unsigned long long b)
+{
+    return a < b ? a : b;
+}
+
+/* This process's memory cgroup and the limits that bind it: the smallest
+ * along the way up to the top of the mount, since a parent's limit binds
+ * its children too (a systemd scope sits below slices that may set some). */
+static struct memcg find_memcg(void)
+{
+    struct memcg cg = { .version = 0, .mem_limit = UNLIMITED, .swap_limit = UNLIMITED };
+    char mnt[PATH_MAX] = "", root[PATH_MAX], dir[PATH_MAX];
+    unsigned long long memsw = UNLIMITED;
+    size_t top;
+
+    for (int v = 1; v <= 2 && cg.version == 0; v++) {
+        const char *rel;
+
+        if (find_cgroup_path(v, cg.path, sizeof(cg.path)) == -1 ||
+            find_cgroup_mount(v, mnt, sizeof(mnt), root, sizeof(root)) == -1)
+            continue;
+        rel = cg.path;
+        if (strcmp(root, "/") != 0 && strncmp(rel, root, strlen(root)) == 0)
+            rel += strlen(root);
+        if (snprintf(cg.dir, sizeof(cg.dir), "%s%s", mnt,
+                     strcmp(rel, "/") == 0 ? "" : rel) >= (int)sizeof(cg.dir))
+            continue;
+        if (v == 1 || v2_has_memory(cg.dir))
+            cg.version = v;
+    }
+    if (cg.version == 0)
+        return cg;
+
+    top = strlen(mnt);
+    snprintf(dir, sizeof(dir), "%s", cg.dir);
+    for (;;) {
+        char *slash;
+
+        if (cg.version == 2) {
+            cg.mem_limit = min_ull(cg.mem_limit, read_limit(dir, "memory.max"));
+            cg.swap_limit = min_ull(cg.swap_limit, read_limit(dir, "memory.swap.max"));
+        } else {
+            cg.mem_limit = min_ull(cg.mem_limit, read_limit(dir, "memory.limit_in_bytes"));
+            memsw = min_ull(memsw, read_limit(dir, "memory.memsw.limit_in_bytes"));
+        }
+        slash = strrchr(dir, '/');
+        if (strlen(dir) <= top || slash == NULL || (size_t)(slash - dir) < top)
+            break;
+        *slash = '\0';
+    }
+    /* v1 limits memory and memory+swap; what is left over is for swap. */
+    if (cg.version == 1 && memsw != UNLIMITED)
+        cg.swap_limit = memsw > cg.mem_limit ? memsw - cg.mem_limit : 0;
+    return cg;
+}
+
+/* Free swap, in bytes, over all swap devices that are on; prints each one
+ * when verbose. */
+static unsigned long long swap_devices(int verbose)
+{
+    unsigned long long free_kb = 0;
+    int n = 0;
+    FILE *f = fopen("/proc/swaps", "r");
+
+    if (f != NULL) {
+        char line[PATH_MAX + 128];
+
+        while (fgets(line, sizeof(line), f) != NULL) {
+            char name[PATH_MAX], type[32];
+            unsigned long long size_kb, used_kb;
+
+            if (sscanf(line, "%4095s %31s %llu %llu", name, type, &size_kb, &used_kb) != 4)
+                continue;       /* the header line */
+            n++;
+            free_kb += size_kb - used_kb;
+            if (verbose)
+                printf("%-16s%s (%s, %llu MB, %llu MB used)\n", "swap device:", name,
+                       strncmp(name, "/dev/zram", 9) == 0 ? "zram" : type,
+                       size_kb / 1024, used_kb / 1024);
+        }
+        fclose(f);
+    }
+    if (verbose && n == 0)
+        printf("%-16s%s\n", "swap device:", "none");
+    return free_kb * KiB;
+}
+
+static const char *limit_text(unsigned long long bytes, char *buf, size_t len)
+{
+    if (bytes == UNLIMITED)
+        return "none";
+    snprintf(buf, len, "%llu MB", bytes / MiB);
+    return buf;
+}
+
+static void print_environment(long page)
+{
+    struct utsname u;
+    struct memcg cg = find_memcg();
+    char buf[256], *mode;
+    long cluster = -1;
+
+    if (uname(&u) == -1)
+        die("uname");
+    printf("%-16s%s\n", "kernel:", u.release);
+    printf("%-16s%ld bytes\n", "page size:", page);
+
+    if (read_line("/sys/kernel/mm/transparent_hugepage/enabled", buf, sizeof(buf)) == 0 &&
+        (mode = strchr(buf, '[')) != NULL) {
+        mode[strcspn(mode, "]") + 1] = '\0';
+        printf("%-16s%s (this program opts out: MADV_NOHUGEPAGE)\n", "THP:", mode);
+    } else {
+        printf("%-16s%s\n", "THP:", "not available");
+    }
+
+    if (read_line("/proc/sys/vm/page-cluster", buf, sizeof(buf)) == 0)
+        cluster = strtol(buf, NULL, 10);
+    if (cluster >= 0 && cluster < 16)
+        printf("%-16s%ld (swap readahead up to %ld pages)\n", "page-cluster:", cluster, 1L << cluster);
+    else
+        printf("%-16s%s\n", "page-cluster:", "unknown");
+    printf("%-16s%s\n", "swappiness:",
+           read_line("/proc/sys/vm/swappiness", buf, sizeof(buf)) == 0 ? buf : "unknown");
+
+    swap_devices(1);
+    if (read_line("/sys/module/zswap/parameters/enabled", buf, sizeof(buf)) == 0)
+        printf("%-16s%s\n", "zswap:", buf[0] == 'Y' ? "on" : "off");
+    else
+        printf("%-16s%s\n", "zswap:", "not available");
+
+    if (cg.version == 0) {
+        printf("%-16s%s\n", "cgroup:", "no memory controller found");
+        return;
+    }
+    printf("%-16sv%d %s\n", "cgroup:", cg.version, cg.path);
+    printf("%-16s%s\n", "memory limit:", limit_text(cg.mem_limit, buf, sizeof(buf)));
+    printf("%-16s%s\n", "swap limit:", limit_text(cg.swap_limit, buf, sizeof(buf)));
+}
+
+/* In a box smaller than SIZE with no swap to spill into, the kernel's OOM
+ * killer ends the program mid-write.  Say so first, so "Killed" is no
+ * mystery; then go on, since that is a lesson too. */
+static void warn_if_box_will_kill(unsigned long long size)
+{
+    struct memcg cg = find_memcg();
+    unsigned long long swap_free, usable;
+    char buf[64];
+
+    if (cg.mem_limit == UNLIMITED || cg.mem_limit >= size)
+        return;
+    swap_free = swap_devices(0);
+    usable = min_ull(swap_free, cg.swap_limit);
+    if (usable == 0)
+        fprintf(stderr, "%s: warning: memory limit %s is below %llu MB and %s, so the kernel "
+                "will kill this program\n", progname, limit_text(cg.mem_limit, buf, sizeof(buf)),
+                size / MiB, swap_free == 0 ? "no swap is on" : "the swap limit is 0");
+    else if (cg.mem_limit + usable < size)
+        fprintf(stderr, "%s: warning: memory limit %s plus %llu MB of usable swap is below "
+                "%llu MB, so the kernel will kill this program\n", progname,
+                limit_text(cg.mem_limit, buf, sizeof(buf)), usable / MiB, size / MiB);
+}
+
+/* --------------------------------------------------------------- the work */
+
+static void *map_anonymous(size_t size)
+{
+    void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+    if (mem == MAP_FAILED)
+        die("mmap");
+    /* With THP "always" the kernel would fault this in 2 MB at a time and
+     * swap it in huge chunks; one base page per touch keeps one first touch
+     * one fault, as the lesson says.  Kernels without THP reject the advice:
+     * nothing to opt out of, so carry on. */
+    if (madvise(mem, size, MADV_NOHUGEPAGE) == -1 && errno != EINVAL)
+        die("madvise");
+    return mem;
+}
+
+/* Never 0, and different on neighbouring pages: since Linux 6.12 a page of
+ * zeros is only marked in a bitmap, never written to the swap device, so
+ * zero bytes would "swap" without any disk I/O. */
+static unsigned char page_byte(size_t i)
+{
+    return (unsigned char)(i % 255 + 1);
+}
+
+/* volatile: every store and load is the experiment; the compiler must not
+ * merge, reorder or drop any of them. */
+static void write_pages(volatile unsigned char *mem, size_t npages, size_t page)
+{
+    for (size_t i = 0; i < npages; i++)
+        mem[i * page] = page_byte(i);
+}
+
+/* Reads every page back; returns how many came back wrong, the first one
+ * in *first_bad. */
+static size_t read_pages(const volatile unsigned char *mem, size_t npages, size_t page,
+                         size_t *first_bad)
+{
+    size_t bad = 0;
+
+    for (size_t i = 0; i < npages; i++) {
+        if (mem[i * page] != page_byte(i) && bad++ == 0)
+            *first_bad = i;
+    }
+    return bad;
+}
+
+static long page_size(void)
+{
+    long page = sysconf(_SC_PAGESIZE);
+
+    if (page == -1)
+        die("sysconf");
+    return page;
+}
+
+static void size_label(char *buf, size_t len, unsigned long long size)
+{
+    if (size % MiB == 0)
+        snprintf(buf, len, "after writing %llu MB:", size / MiB);
+    else
+        snprintf(buf, len, "after writing %llu KB:", size / KiB);
+}
+
+int main(int argc, char *argv[])
+{
+    const char *slash = strrchr(argv[0] != NULL ? argv[0] : "swap", '/');
+    struct options opt;
+    long page;
+    size_t size, npages, bad, first_bad = 0;
+    unsigned char *mem;
+    char label[64];
+    double t;
+
+    if (argv[0] != NULL && argv[0][0] != '\0')
+        progname = slash != NULL ? slash + 1 : argv[0];
+    opt = parse_args(argc, argv);
+    page = page_size();
+    npages = (size_t)((opt.size + (unsigned long long)page - 1) / (unsigned long long)page);
+    size = npages * (size_t)page;
+    size_label(label, sizeof(label), size);
+
+    if (opt.verbose)
+        print_environment(page);
+    warn_if_box_will_kill(size);
+
+    t = now();
+    mem = map_anonymous(size);
+    report("start:", now() - t);
+
+    t = now();
+    write_pages(mem, npages, (size_t)page);
+    report(label, now() - t);
+
+    t = now();
+    bad = read_pages(mem, npages, (size_t)page, &first_bad);
+    report("after reading it back:", now() - t);
+
+    if (bad != 0) {
+        fprintf(stderr, "%s: %zu of %zu pages came back wrong, the first at page %zu "
+                "(expected 0x%02x, read 0x%02x)\n", progname, bad, npages, first_bad,
+                page_byte(first_bad), mem[first_bad * (size_t)page]);
+        exit(EXIT_FAILURE);
+    }
+    if (munmap(mem, size) == -1)
+        die("munmap");
+    return EXIT_SUCCESS;
+}
