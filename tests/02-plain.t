@@ -1,0 +1,21 @@
+#!/bin/sh
+# Run plainly, with room to spare, nothing goes to swap: the pages written
+# are resident, reading them back costs no major fault.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+plan 7
+
+run "$swap"
+is "exit status 0" "$rc" -eq 0
+is "start: RSS well below 256 MB (nothing touched yet)" "$(field 1 rss)" -lt 32
+is "after writing: RSS at least 256 MB" "$(field 2 rss)" -ge 256
+is "after writing: swap 0 MB" "$(field 2 swap)" -eq 0
+is "after reading: RSS at least 256 MB" "$(field 3 rss)" -ge 256
+is "after reading: major faults stay a handful" "$(field 3 major)" -le 20
+# 65,536 first touches, each a page fault and a zeroed page, cannot all
+# fit in 5 ms, so the write step's time must show.
+w=$(field 2 seconds)
+if seconds_gt "$w" 0.00; then pass "the write step takes measurable time ($w s)"; else
+    fail "the write step takes measurable time" "got '$w'"; fi
+[ "$failures" -eq 0 ] || show_run
+done_testing

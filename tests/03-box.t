@@ -1,0 +1,52 @@
+#!/bin/sh
+# The lesson itself: in a 64 MB box, 256 MB cannot stay resident.  The kernel
+# writes the overflow to the swap device while the program writes, and reading
+# it back costs major faults (one per readahead cluster) and time.  The bytes
+# come back intact, and the device really received them: pswpout grows by at
+# least the pages the program has in swap, so they were not all-zero pages
+# that the kernel only marks (swpout_zero, Linux 6.12+).
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_box
+need_swap
+plan 9
+
+run "$swap"
+cp "$out" "$tmp/plain"
+
+zswap=$(cat /sys/module/zswap/parameters/enabled 2>/dev/null)
+out_before=$(vmstat pswpout) zswp_before=$(vmstat zswpout) zero_before=$(vmstat swpout_zero)
+run sh "$box" run 64M "$swap"
+out_after=$(vmstat pswpout) zswp_after=$(vmstat zswpout) zero_after=$(vmstat swpout_zero)
+show_run
+
+is "exit status 0 (every page read back intact)" "$rc" -eq 0
+if [ ! -s "$err" ]; then pass "nothing on stderr"; else fail "nothing on stderr" "$(cat "$err")"; fi
+is "after writing: RSS at most 64 MB" "$(field 2 rss)" -le 64
+is "after writing: at least 150 MB in swap" "$(field 2 swap)" -ge 150
+is "after reading: RSS at most 64 MB" "$(field 3 rss)" -le 64
+m2=$(field 2 major) m3=$(field 3 major)
+is "the read step adds at least 1,000 major faults" "$((${m3:-0} - ${m2:-0}))" -ge 1000
+
+plain=$(field 3 seconds "$tmp/plain") boxed=$(field 3 seconds)
+if seconds_gt "$boxed" "$plain"; then
+    pass "reading back in the box ($boxed s) is slower than plainly ($plain s)"
+else
+    fail "reading back in the box is slower than plainly" "boxed '$boxed' s, plain '$plain' s"
+fi
+
+pages=$(($(field 2 swap) * 1048576 / $(getconf PAGESIZE)))
+written=$((out_after - out_before))
+diag "pswpout +$written, swpout_zero +$((${zero_after:-0} - ${zero_before:-0})), zswpout +$((${zswp_after:-0} - ${zswp_before:-0})), pages in swap after writing: $pages"
+zero=$((${zero_after:-0} - ${zero_before:-0}))
+if [ "$zswap" = Y ]; then
+    # zswap keeps compressed pages in RAM and writes to the device only what
+    # it evicts: count both.
+    is "zswap is on: pswpout + zswpout grew by at least the $pages pages in swap" \
+        "$((written + ${zswp_after:-0} - ${zswp_before:-0}))" -ge "$pages"
+else
+    is "pswpout grew by at least the $pages pages in swap (really written to the device)" \
+        "$written" -ge "$pages"
+fi
+is "all-zero pages (swpout_zero) are not what went to swap" "$zero" -lt "$((pages / 10 + 1))"
+done_testing

@@ -1,0 +1,51 @@
+#!/bin/sh
+# Bad input: one line on stderr naming the problem, a non-zero exit (2 for a
+# bad argument, 1 for a failing system call), nothing on stdout, no crash.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+plan 36
+
+# expect DESC STATUS ARGS...
+expect() {
+    desc=$1 want=$2
+    shift 2
+    run "$swap" "$@"
+    is "$desc: exit status $want" "$rc" -eq "$want"
+    is "$desc: nothing on stdout" "$(wc -c <"$out")" -eq 0
+    if [ "$(wc -l <"$err")" -eq 1 ] && grep -q '^swap: ' "$err"; then
+        pass "$desc: one line on stderr: $(cat "$err")"
+    else
+        fail "$desc: one line on stderr, starting 'swap: '" "$(cat "$err")"
+    fi
+}
+
+expect "garbage 'abc'" 2 abc
+expect "empty ''" 2 ''
+expect "zero '0'" 2 0
+expect "negative '-5'" 2 -5
+expect "fraction '1.5M'" 2 1.5M
+expect "overflow '99999999999999999999'" 2 99999999999999999999
+expect "unknown suffix '10T'" 2 10T
+expect "too big for the address space '9999999999G'" 2 9999999999G
+expect "extra argument '64M 1'" 2 64M 1
+expect "unknown option '-x'" 2 -x
+# A failing system call, made to fail for sure: no room in the address space.
+run sh -c 'ulimit -v 100000 && exec "$0" 1G' "$swap"
+is "mmap refused (ulimit -v): exit status 1" "$rc" -eq 1
+if [ "$(cat "$err")" = "swap: mmap: Cannot allocate memory" ] && [ ! -s "$out" ]; then
+    pass "mmap refused: 'swap: mmap: Cannot allocate memory' and nothing on stdout"
+else
+    fail "mmap refused: 'swap: mmap: Cannot allocate memory' and nothing on stdout" \
+        "stdout: $(cat "$out")" "stderr: $(cat "$err")"
+fi
+
+for opt in --help -h; do
+    run "$swap" "$opt"
+    is "$opt: exit status 0" "$rc" -eq 0
+    if grep -q '^Usage: swap \[-v\] \[SIZE\]' "$out" && [ ! -s "$err" ]; then
+        pass "$opt: usage on stdout, nothing on stderr"
+    else
+        fail "$opt: usage on stdout, nothing on stderr" "$(cat "$out" "$err")"
+    fi
+done
+done_testing

@@ -1,0 +1,22 @@
+#!/bin/sh
+# A box smaller than SIZE that may not use swap: the program warns on stderr
+# that the kernel will kill it, goes on, and the kernel does kill it.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_box
+plan 5
+
+run sh "$box" run -n 64M "$swap"
+show_run
+is "killed by SIGKILL (exit status 137)" "$rc" -eq 137
+if grep -q '^swap: warning: memory limit 64 MB is below 256 MB and .*will kill this program$' "$err"; then
+    pass "the warning on stderr names the limit, the size and the kill"
+else
+    fail "the warning on stderr names the limit, the size and the kill" "$(cat "$err")"
+fi
+is "the warning is one line" "$(grep -c 'warning' "$err")" -eq 1
+if grep -q '^start: ' "$out"; then pass "the program went on after the warning"; else
+    fail "the program went on after the warning"; fi
+if grep -q '^after reading' "$out"; then fail "killed before the read step"; else
+    pass "killed before the read step"; fi
+done_testing

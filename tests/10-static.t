@@ -1,0 +1,29 @@
+#!/bin/sh
+# Static checks: cppcheck on swap.c, shellcheck on every shell script.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+plan 2
+
+if command -v cppcheck >/dev/null 2>&1; then
+    if cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
+        --inline-suppr "$top/swap.c" >"$out" 2>&1; then
+        pass "cppcheck: nothing to report on swap.c"
+    else
+        fail "cppcheck: nothing to report on swap.c" "$(cat "$out")"
+    fi
+else
+    skip "cppcheck" "cppcheck is not installed"
+fi
+
+if command -v shellcheck >/dev/null 2>&1; then
+    # From the top, where the tests' "source=tests/lib.sh" directives point.
+    if (cd "$top" && shellcheck -s sh -x scripts/box tests/lib.sh tests/*.t &&
+        shellcheck .ci/run) >"$out" 2>&1; then
+        pass "shellcheck: nothing to report on scripts/box, tests/, .ci/run"
+    else
+        fail "shellcheck: nothing to report on scripts/box, tests/, .ci/run" "$(cat "$out")"
+    fi
+else
+    skip "shellcheck" "shellcheck is not installed"
+fi
+done_testing

@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: MIT
+# Sourced by every tests/*.t: TAP output, running ./swap, reading its
+# numbers, and the machine changes a test may make (swapfile, THP mode),
+# all undone by one cleanup on exit, failure or signal.
+#
+# Environment:
+#   REQUIRE_BOX=1     a box test that cannot run fails instead of skipping
+#   TEST_SWAPFILE=1   as root with no swap on, make a temporary 1 GiB swapfile
+
+set -u
+# shellcheck disable=SC2034 # these are for the tests that source this file
+{
+    top=$(cd "$(dirname "$0")/.." && pwd)
+    swap=$top/swap
+    box=$top/scripts/box
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/swap-test.XXXXXX") || exit 1
+    out=$tmp/out err=$tmp/err rc=0
+    n=0 failures=0
+}
+
+test_swapfile='' thp_saved=''
+cleanup() {
+    [ -z "$test_swapfile" ] || sh "$box" swapoff "$test_swapfile"
+    [ -z "$thp_saved" ] || echo "$thp_saved" >/sys/kernel/mm/transparent_hugepage/enabled
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+# ---------------------------------------------------------------- TAP
+
+plan() { echo "1..$1"; }
+pass() { n=$((n + 1)); echo "ok $n - $1"; }
+fail() {
+    n=$((n + 1)) failures=$((failures + 1))
+    echo "not ok $n - $1"
+    shift
+    for line in "$@"; do printf '# %s\n' "$line"; done
+}
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+done_testing() { exit $((failures > 0)); }
+
+# Skip the whole file, before its plan.
+skip_all() { echo "1..0 # SKIP $1"; exit 0; }
+
+# A box test that cannot run: a skip, or with REQUIRE_BOX=1 a failure.
+box_skip_all() {
+    if [ "${REQUIRE_BOX:-0}" = 1 ]; then
+        echo "1..1"
+        echo "not ok 1 - box test could not run (REQUIRE_BOX=1): $1"
+        exit 1
+    fi
+    skip_all "$1"
+}
+
+# is DESC GOT OP WANT: a numeric comparison (-eq, -le, -ge, -gt, ...).
+is() {
+    if [ -n "$2" ] && test "$2" "$3" "$4" 2>/dev/null; then
+        pass "$1"
+    else
+        fail "$1" "got '$2', want $3 $4"
+    fi
+}
+
+# ------------------------------------------------------ running ./swap
+
+# run CMD...: stdout in $out, stderr in $err, exit status in $rc.
+run() {
+    "$@" >"$out" 2>"$err"
+    rc=$?
+}
+
+show_run() { diag "exit $rc; stdout:" "$(cat "$out")" "stderr:" "$(cat "$err")"; }
+
+# field LINE WHAT [FILE]: a number from line 1, 2 or 3 of the three-line
+# report (the last three lines of FILE, $out by default); WHAT is rss,
+# swap, major or seconds.
+field() {
+    case $2 in
+        rss) re='.*RSS *\([0-9][0-9]*\) MB.*' ;;
+        swap) re='.*swap *\([0-9][0-9]*\) MB.*' ;;
+        major) re='.*major faults *\([0-9][0-9]*\) .*' ;;
+        seconds) re='.*   \([0-9][0-9]*\.[0-9][0-9]\) s$' ;;
+    esac
+    tail -n 3 "${3:-$out}" | sed -n "$1s/$re/\\1/p"
+}
+
+# Is A (seconds with two decimals) greater than B?
+seconds_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
+
+vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+
+# ------------------------------------------------ what a test may need
+
+is_root() { [ "$(id -u)" -eq 0 ]; }
+
+# Swap on, or as root with TEST_SWAPFILE=1 a temporary swapfile that the
+# cleanup turns off and deletes.  Swap that was on already is left alone.
+need_swap() {
+    [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ] && return 0
+    if [ "${TEST_SWAPFILE:-0}" != 1 ]; then
+        box_skip_all "no swap is on (as root, TEST_SWAPFILE=1 lets the tests make a temporary swapfile)"
+    fi
+    is_root || box_skip_all "no swap is on, and only root may make a swapfile"
+    test_swapfile=/var/tmp/swap-test.$$.swapfile
+    sh "$box" swapon "$test_swapfile" 2>"$tmp/swapon.err" ||
+        { test_swapfile=''; box_skip_all "cannot turn on a swapfile: $(cat "$tmp/swapon.err")"; }
+}
+
+# A way to make a memory box, as scripts/box sees it.
+need_box() {
+    how=$(sh "$box" how) || box_skip_all "no way to make a memory box: ${how#none: }"
+    diag "box: $how"
+}
