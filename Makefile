@@ -6,6 +6,8 @@ CFLAGS ?= -O2
 SWAP_CFLAGS = -std=c11 -Wall -Wextra
 override CFLAGS += $(SWAP_CFLAGS)
 
+PROVE = prove
+
 # Memory limit of the box `make demo` runs ./swap in.
 BOX = 64M
 
@@ -17,9 +19,9 @@ demo: swap
 	BOX='$(BOX)' sh scripts/box demo ./swap
 
 check: swap
-	prove tests/
+	$(PROVE) tests/
 
 clean:
-	rm -f swap swap-asan *.o
+	rm -f swap *.o
 
 .PHONY: all demo check clean

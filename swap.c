@@ -436,7 +436,8 @@ static void print_environment(long page)
 
     if (read_line("/sys/kernel/mm/transparent_hugepage/enabled", buf, sizeof(buf)) == 0 &&
         (mode = strchr(buf, '[')) != NULL) {
-        mode[strcspn(mode, "]") + 1] = '\0';
+        mode++;
+        mode[strcspn(mode, "]")] = '\0';
         printf("%-16s%s (this program opts out: MADV_NOHUGEPAGE)\n", "THP:", mode);
     } else {
         printf("%-16s%s\n", "THP:", "not available");

@@ -15,8 +15,8 @@ is "exit status 0" "$rc" -eq 0
 has "kernel release" "^kernel: +$(uname -r)\$"
 has "page size" "^page size: +$(getconf PAGESIZE) bytes\$"
 if [ -r /sys/kernel/mm/transparent_hugepage/enabled ]; then
-    mode=$(sed 's/.*\(\[[a-z]*\]\).*/\1/' /sys/kernel/mm/transparent_hugepage/enabled)
-    has "THP mode $mode" "^THP: +\\$mode"
+    mode=$(sed 's/.*\[\([a-z]*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled)
+    has "THP mode $mode" "^THP: +$mode "
 else
     has "THP: not available" "^THP: +not available"
 fi
