@@ -383,9 +383,9 @@ static struct memcg find_memcg(void)
     return cg;
 }
 
-/* Free swap, in bytes, over all swap devices that are on; prints each one
- * when verbose. */
-static unsigned long long swap_devices(int verbose)
+/* Free swap, in bytes, over all swap devices that are on, and how many are
+ * on in *ndev; prints each one when verbose. */
+static unsigned long long swap_devices(int verbose, int *ndev)
 {
     unsigned long long free_kb = 0;
     int n = 0;
@@ -411,6 +411,7 @@ static unsigned long long swap_devices(int verbose)
     }
     if (verbose && n == 0)
         printf("%-16s%s\n", "swap device:", "none");
+    *ndev = n;
     return free_kb * KiB;
 }
 
@@ -428,6 +429,7 @@ static void print_environment(long page)
     struct memcg cg = find_memcg();
     char buf[256], *mode;
     long cluster = -1;
+    int ndev;
 
     if (uname(&u) == -1)
         die("uname");
@@ -452,7 +454,7 @@ static void print_environment(long page)
     printf("%-16s%s\n", "swappiness:",
            read_line("/proc/sys/vm/swappiness", buf, sizeof(buf)) == 0 ? buf : "unknown");
 
-    swap_devices(1);
+    swap_devices(1, &ndev);
     if (read_line("/sys/module/zswap/parameters/enabled", buf, sizeof(buf)) == 0)
         printf("%-16s%s\n", "zswap:", buf[0] == 'Y' ? "on" : "off");
     else
@@ -473,17 +475,18 @@ static void print_environment(long page)
 static void warn_if_box_will_kill(unsigned long long size)
 {
     struct memcg cg = find_memcg();
-    unsigned long long swap_free, usable;
+    unsigned long long usable;
     char buf[64];
+    int ndev;
 
     if (cg.mem_limit == UNLIMITED || cg.mem_limit >= size)
         return;
-    swap_free = swap_devices(0);
-    usable = min_ull(swap_free, cg.swap_limit);
+    usable = min_ull(swap_devices(0, &ndev), cg.swap_limit);
     if (usable == 0)
         fprintf(stderr, "%s: warning: memory limit %s is below %llu MB and %s, so the kernel "
                 "will kill this program\n", progname, limit_text(cg.mem_limit, buf, sizeof(buf)),
-                size / MiB, swap_free == 0 ? "no swap is on" : "the swap limit is 0");
+                size / MiB, cg.swap_limit == 0 ? "the swap limit is 0" :
+                ndev == 0 ? "no swap is on" : "the swap devices are full");
     else if (cg.mem_limit + usable < size)
         fprintf(stderr, "%s: warning: memory limit %s plus %llu MB of usable swap is below "
                 "%llu MB, so the kernel will kill this program\n", progname,

@@ -97,16 +97,21 @@ is_root() { [ "$(id -u)" -eq 0 ]; }
 
 # Swap on, or as root with TEST_SWAPFILE=1 a temporary swapfile that the
 # cleanup turns off and deletes.  Swap that was on already is left alone.
-need_swap() {
+# Returns 1, with the reason in $swap_why, when there is none.
+want_swap() {
     [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ] && return 0
-    if [ "${TEST_SWAPFILE:-0}" != 1 ]; then
-        box_skip_all "no swap is on (as root, TEST_SWAPFILE=1 lets the tests make a temporary swapfile)"
-    fi
-    is_root || box_skip_all "no swap is on, and only root may make a swapfile"
+    swap_why="no swap is on (as root, TEST_SWAPFILE=1 lets the tests make a temporary swapfile)"
+    [ "${TEST_SWAPFILE:-0}" = 1 ] || return 1
+    swap_why="no swap is on, and only root may make a swapfile"
+    is_root || return 1
     test_swapfile=/var/tmp/swap-test.$$.swapfile
-    sh "$box" swapon "$test_swapfile" 2>"$tmp/swapon.err" ||
-        { test_swapfile=''; box_skip_all "cannot turn on a swapfile: $(cat "$tmp/swapon.err")"; }
+    sh "$box" swapon "$test_swapfile" 2>"$tmp/swapon.err" && return 0
+    test_swapfile=''
+    swap_why="cannot turn on a swapfile: $(cat "$tmp/swapon.err")"
+    return 1
 }
+
+need_swap() { want_swap || box_skip_all "$swap_why"; }
 
 # A way to make a memory box, as scripts/box sees it.
 need_box() {
