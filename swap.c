@@ -19,7 +19,13 @@
  * written, then bring them back, a readahead cluster per major fault, while
  * they are read.
  *
- * Usage: swap [-v] [SIZE]        (swap --help says more)
+ * The read pass can take the pages in another order (-o): backwards, or in
+ * a fixed pseudo-random permutation.  The write pass is always forward, so
+ * the pages lie on the swap device the same way in every run and only the
+ * order of the reads changes: what the kernel's swap readahead, which bets
+ * on neighbours, gets right or wrong shows in the major fault count.
+ *
+ * Usage: swap [-v] [-o ORDER] [SIZE]        (swap --help says more)
  */
 #define _DEFAULT_SOURCE         /* MAP_ANONYMOUS, MADV_NOHUGEPAGE under -std=c11 */
 
@@ -73,14 +79,18 @@ static void usage_error(const char *fmt, ...)
 
 static void usage(void)
 {
-    printf("Usage: %s [-v] [SIZE]\n"
+    printf("Usage: %s [-v] [-o ORDER] [SIZE]\n"
            "Map SIZE bytes of anonymous memory, write one byte per page, read one byte\n"
            "per page, and after each step print VmRSS, VmSwap, major faults and time.\n"
            "\n"
            "  SIZE   whole number of bytes, optional suffix K, M or G (powers of 1024);\n"
            "         rounded up to whole pages; default 256M\n"
+           "  -o ORDER  the order of the read pass (the write pass is always forward):\n"
+           "         forward (default), reverse, or random (the same permutation of\n"
+           "         all pages on every run)\n"
            "  -v     first print what shapes the result: kernel, page size, THP,\n"
-           "         swap readahead, swap devices, zswap, this cgroup and its limits\n"
+           "         swap readahead, swap devices, zswap, this cgroup and its limits,\n"
+           "         the read order\n"
            "  -h, --help   this text\n"
            "\n"
            "To watch it swap, run it in a box smaller than SIZE, e.g.\n"
@@ -89,32 +99,96 @@ static void usage(void)
     exit(EXIT_SUCCESS);
 }
 
+/* ------------------------------------------------------------ read order */
+
+enum order { FORWARD, REVERSE, RANDOM };
+
+static const char *const order_names[] = { "forward", "reverse", "random" };
+
+/* A round of the Feistel network below: any mixing function will do, since
+ * the network is a bijection whatever it returns.  This is the finaliser of
+ * splitmix64; the round number is the key, so the order is fixed. */
+static uint64_t feistel_round(uint64_t half, unsigned round)
+{
+    uint64_t z = half + 0x9E3779B97F4A7C15ULL * (round + 1);
+
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* A pseudo-random permutation of 0 .. 4^half_bits - 1, computed, not stored.
+ * Each round swaps the two halves and XORs one with a function of the
+ * other; that step undoes itself, so the whole is a bijection. */
+static uint64_t feistel(uint64_t x, unsigned half_bits)
+{
+    uint64_t mask = (1ULL << half_bits) - 1, left = x >> half_bits, right = x & mask;
+
+    for (unsigned round = 0; round < 4; round++) {
+        uint64_t next = left ^ (feistel_round(right, round) & mask);
+
+        left = right;
+        right = next;
+    }
+    return left << half_bits | right;
+}
+
+/* The page read k-th.  For random, a permutation of the pages that needs no
+ * memory at all (a table of page numbers would compete for the same box):
+ * the Feistel permutation covers the smallest 4^b >= npages, and "cycle
+ * walking" applies it again until the result is a page that exists.  That
+ * stays a bijection on 0 .. npages - 1: following one cycle of a
+ * permutation from k to the next member below npages never meets a member
+ * that another k reaches, so every page is read exactly once.  Since
+ * 4^b < 4 * npages, it takes fewer than four steps on average. */
+static size_t nth_page(enum order order, size_t k, size_t npages)
+{
+    unsigned half_bits = 1;
+    uint64_t x = k;
+
+    switch (order) {
+    case FORWARD:
+        return k;
+    case REVERSE:
+        return npages - 1 - k;
+    case RANDOM:
+        break;
+    }
+    while (half_bits < 32 && (1ULL << (2 * half_bits)) < npages)
+        half_bits++;
+    do
+        x = feistel(x, half_bits);
+    while (x >= npages);
+    return (size_t)x;
+}
+
 /* ----------------------------------------------------------- command line */
 
 struct options {
     unsigned long long size;    /* bytes, not yet rounded to pages */
     int verbose;
+    enum order order;
 };
 
 /* SIZE is digits with an optional K, M or G.  strtoull alone would accept
  * " 5", "+5" and "-5" (the last one wrapped around), so the first character
- * must be a digit. */
-static unsigned long long parse_size(const char *arg)
+ * must be a digit.  what names the number in the error ("size"). */
+static unsigned long long parse_size(const char *arg, const char *what)
 {
     unsigned long long n, mult = 1;
     char *end;
 
     if (*arg == '\0')
-        usage_error("empty size");
+        usage_error("empty %s", what);
     if (*arg == '-')
-        usage_error("negative size '%s'", arg);
+        usage_error("negative %s '%s'", what, arg);
     if (!isdigit((unsigned char)*arg))
-        usage_error("bad size '%s': not a whole number", arg);
+        usage_error("bad %s '%s': not a whole number", what, arg);
 
     errno = 0;
     n = strtoull(arg, &end, 10);
     if (errno == ERANGE)
-        usage_error("size '%s' is too big", arg);
+        usage_error("%s '%s' is too big", what, arg);
 
     switch (*end) {
     case 'K': case 'k': mult = KiB; end++; break;
@@ -122,22 +196,41 @@ static unsigned long long parse_size(const char *arg)
     case 'G': case 'g': mult = GiB; end++; break;
     }
     if (*end == '.' || *end == ',')
-        usage_error("bad size '%s': not a whole number", arg);
+        usage_error("bad %s '%s': not a whole number", what, arg);
     if (*end != '\0')
-        usage_error("bad size '%s': unknown suffix '%s' (use K, M or G)", arg, end);
+        usage_error("bad %s '%s': unknown suffix '%s' (use K, M or G)", what, arg, end);
     if (n == 0)
-        usage_error("size '%s' is zero", arg);
+        usage_error("%s '%s' is zero", what, arg);
 
     /* No process can map more than half of what a pointer can address:
      * the kernel keeps the upper half for itself. */
     if (n > (SIZE_MAX / 2) / mult)
-        usage_error("size '%s' is too big for the address space", arg);
+        usage_error("%s '%s' is too big for the address space", what, arg);
     return n * mult;
+}
+
+static enum order parse_order(const char *arg)
+{
+    for (size_t i = 0; i < sizeof(order_names) / sizeof(order_names[0]); i++)
+        if (strcmp(arg, order_names[i]) == 0)
+            return (enum order)i;
+    usage_error("bad order '%s' (use forward, reverse or random)", arg);
+    return FORWARD;             /* not reached */
+}
+
+/* The value of an option that takes one, "-o random" or "-orandom". */
+static const char *option_value(int argc, char *argv[], int *i, const char *what)
+{
+    if (argv[*i][2] != '\0')
+        return argv[*i] + 2;
+    if (*i + 1 >= argc)
+        usage_error("option '%.2s' needs %s", argv[*i], what);
+    return argv[++*i];
 }
 
 static struct options parse_args(int argc, char *argv[])
 {
-    struct options opt = { DEFAULT_SIZE, 0 };
+    struct options opt = { DEFAULT_SIZE, 0, FORWARD };
     int have_size = 0, only_operands = 0;
 
     for (int i = 1; i < argc; i++) {
@@ -149,12 +242,14 @@ static struct options parse_args(int argc, char *argv[])
             usage();
         } else if (!only_operands && strcmp(arg, "-v") == 0) {
             opt.verbose = 1;
+        } else if (!only_operands && strncmp(arg, "-o", 2) == 0) {
+            opt.order = parse_order(option_value(argc, argv, &i, "an ORDER"));
         } else if (!only_operands && arg[0] == '-' && !isdigit((unsigned char)arg[1])) {
             usage_error("unknown option '%s'", arg);
         } else if (have_size) {
             usage_error("unexpected argument '%s'", arg);
         } else {
-            opt.size = parse_size(arg);
+            opt.size = parse_size(arg, "size");
             have_size = 1;
         }
     }
@@ -423,7 +518,7 @@ static const char *limit_text(unsigned long long bytes, char *buf, size_t len)
     return buf;
 }
 
-static void print_environment(long page)
+static void print_environment(long page, enum order order)
 {
     struct utsname u;
     struct memcg cg = find_memcg();
@@ -462,11 +557,12 @@ static void print_environment(long page)
 
     if (cg.version == 0) {
         printf("%-16s%s\n", "cgroup:", "no memory controller found");
-        return;
+    } else {
+        printf("%-16sv%d %s\n", "cgroup:", cg.version, cg.path);
+        printf("%-16s%s\n", "memory limit:", limit_text(cg.mem_limit, buf, sizeof(buf)));
+        printf("%-16s%s\n", "swap limit:", limit_text(cg.swap_limit, buf, sizeof(buf)));
     }
-    printf("%-16sv%d %s\n", "cgroup:", cg.version, cg.path);
-    printf("%-16s%s\n", "memory limit:", limit_text(cg.mem_limit, buf, sizeof(buf)));
-    printf("%-16s%s\n", "swap limit:", limit_text(cg.swap_limit, buf, sizeof(buf)));
+    printf("%-16s%s (the write pass is always forward)\n", "read order:", order_names[order]);
 }
 
 /* In a box smaller than SIZE with no swap to spill into, the kernel's OOM
@@ -526,14 +622,16 @@ static void write_pages(volatile unsigned char *mem, size_t npages, size_t page)
         mem[i * page] = page_byte(i);
 }
 
-/* Reads every page back; returns how many came back wrong, the first one
- * in *first_bad. */
+/* Reads every page back, in the given order; returns how many came back
+ * wrong, the first one in *first_bad. */
 static size_t read_pages(const volatile unsigned char *mem, size_t npages, size_t page,
-                         size_t *first_bad)
+                         enum order order, size_t *first_bad)
 {
     size_t bad = 0;
 
-    for (size_t i = 0; i < npages; i++) {
+    for (size_t k = 0; k < npages; k++) {
+        size_t i = nth_page(order, k, npages);
+
         if (mem[i * page] != page_byte(i) && bad++ == 0)
             *first_bad = i;
     }
@@ -557,6 +655,17 @@ static void size_label(char *buf, size_t len, unsigned long long size)
         snprintf(buf, len, "after writing %llu KB:", size / KiB);
 }
 
+/* The read line keeps the original label for the original order. */
+static const char *read_label(enum order order)
+{
+    switch (order) {
+    case REVERSE: return "after reading, reverse:";
+    case RANDOM: return "after reading, random:";
+    case FORWARD: break;
+    }
+    return "after reading it back:";
+}
+
 int main(int argc, char *argv[])
 {
     const char *slash = strrchr(argv[0] != NULL ? argv[0] : "swap", '/');
@@ -576,7 +685,7 @@ int main(int argc, char *argv[])
     size_label(label, sizeof(label), size);
 
     if (opt.verbose)
-        print_environment(page);
+        print_environment(page, opt.order);
     warn_if_box_will_kill(size);
 
     t = now();
@@ -588,8 +697,8 @@ int main(int argc, char *argv[])
     report(label, now() - t);
 
     t = now();
-    bad = read_pages(mem, npages, (size_t)page, &first_bad);
-    report("after reading it back:", now() - t);
+    bad = read_pages(mem, npages, (size_t)page, opt.order, &first_bad);
+    report(read_label(opt.order), now() - t);
 
     if (bad != 0) {
         fprintf(stderr, "%s: %zu of %zu pages came back wrong, the first at page %zu "

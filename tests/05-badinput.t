@@ -3,7 +3,7 @@
 # bad argument, 1 for a failing system call), nothing on stdout, no crash.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 36
+plan 45
 
 # expect DESC STATUS ARGS...
 expect() {
@@ -29,6 +29,9 @@ expect "unknown suffix '10T'" 2 10T
 expect "too big for the address space '9999999999G'" 2 9999999999G
 expect "extra argument '64M 1'" 2 64M 1
 expect "unknown option '-x'" 2 -x
+expect "bad order '-o sideways'" 2 -o sideways
+expect "empty order '-o \'\''" 2 -o ''
+expect "missing order '-o'" 2 -o
 # A failing system call, made to fail for sure: no room in the address space.
 run sh -c 'ulimit -v 100000 && exec "$0" 1G' "$swap"
 is "mmap refused (ulimit -v): exit status 1" "$rc" -eq 1
@@ -42,7 +45,7 @@ fi
 for opt in --help -h; do
     run "$swap" "$opt"
     is "$opt: exit status 0" "$rc" -eq 0
-    if grep -q '^Usage: swap \[-v\] \[SIZE\]' "$out" && [ ! -s "$err" ]; then
+    if grep -q '^Usage: swap \[-v\] \[-o ORDER\] \[SIZE\]' "$out" && [ ! -s "$err" ]; then
         pass "$opt: usage on stdout, nothing on stderr"
     else
         fail "$opt: usage on stdout, nothing on stderr" "$(cat "$out" "$err")"
