@@ -25,7 +25,11 @@
  * order of the reads changes: what the kernel's swap readahead, which bets
  * on neighbours, gets right or wrong shows in the major fault count.
  *
- * Usage: swap [-v] [-o ORDER] [SIZE]        (swap --help says more)
+ * With -i STEP it also prints a line each time another STEP has been
+ * written or read, as it goes: a live view of RSS filling the box and
+ * stopping there while swap grows, and of the major faults piling up.
+ *
+ * Usage: swap [-v] [-o ORDER] [-i STEP] [SIZE]   (swap --help says more)
  */
 #define _DEFAULT_SOURCE         /* MAP_ANONYMOUS, MADV_NOHUGEPAGE under -std=c11 */
 
@@ -77,9 +81,18 @@ static void usage_error(const char *fmt, ...)
     exit(2);
 }
 
+/* "16 MB", or "12 KB" when not whole megabytes. */
+static void size_text(char *buf, size_t len, unsigned long long bytes)
+{
+    if (bytes % MiB == 0)
+        snprintf(buf, len, "%llu MB", bytes / MiB);
+    else
+        snprintf(buf, len, "%llu KB", bytes / KiB);
+}
+
 static void usage(void)
 {
-    printf("Usage: %s [-v] [-o ORDER] [SIZE]\n"
+    printf("Usage: %s [-v] [-o ORDER] [-i STEP] [SIZE]\n"
            "Map SIZE bytes of anonymous memory, write one byte per page, read one byte\n"
            "per page, and after each step print VmRSS, VmSwap, major faults and time.\n"
            "\n"
@@ -88,6 +101,9 @@ static void usage(void)
            "  -o ORDER  the order of the read pass (the write pass is always forward):\n"
            "         forward (default), reverse, or random (the same permutation of\n"
            "         all pages on every run)\n"
+           "  -i STEP  also print a line each time another STEP (K, M or G, at most\n"
+           "         SIZE) has been written, and again while it is read back; the\n"
+           "         time column is then the time since the step began\n"
            "  -v     first print what shapes the result: kernel, page size, THP,\n"
            "         swap readahead, swap devices, zswap, this cgroup and its limits,\n"
            "         the read order\n"
@@ -168,6 +184,7 @@ struct options {
     unsigned long long size;    /* bytes, not yet rounded to pages */
     int verbose;
     enum order order;
+    unsigned long long step;    /* -i: bytes between progress lines; 0: none */
 };
 
 /* SIZE is digits with an optional K, M or G.  strtoull alone would accept
@@ -230,7 +247,8 @@ static const char *option_value(int argc, char *argv[], int *i, const char *what
 
 static struct options parse_args(int argc, char *argv[])
 {
-    struct options opt = { DEFAULT_SIZE, 0, FORWARD };
+    struct options opt = { DEFAULT_SIZE, 0, FORWARD, 0 };
+    const char *step = NULL;
     int have_size = 0, only_operands = 0;
 
     for (int i = 1; i < argc; i++) {
@@ -244,6 +262,9 @@ static struct options parse_args(int argc, char *argv[])
             opt.verbose = 1;
         } else if (!only_operands && strncmp(arg, "-o", 2) == 0) {
             opt.order = parse_order(option_value(argc, argv, &i, "an ORDER"));
+        } else if (!only_operands && strncmp(arg, "-i", 2) == 0) {
+            step = option_value(argc, argv, &i, "a STEP");
+            opt.step = parse_size(step, "step");
         } else if (!only_operands && arg[0] == '-' && !isdigit((unsigned char)arg[1])) {
             usage_error("unknown option '%s'", arg);
         } else if (have_size) {
@@ -252,6 +273,12 @@ static struct options parse_args(int argc, char *argv[])
             opt.size = parse_size(arg, "size");
             have_size = 1;
         }
+    }
+    if (opt.step > opt.size) {
+        char amount[32];
+
+        size_text(amount, sizeof(amount), opt.size);
+        usage_error("step '%s' is larger than the size (%s)", step, amount);
     }
     return opt;
 }
@@ -339,6 +366,39 @@ static void report(const char *label, double seconds)
     /* Line by line, so a class watching through a pipe (or a box that
      * kills the program) still sees every line already reached. */
     fflush(stdout);
+}
+
+/* -i STEP: where the next progress line of a step is due.  The loops only
+ * compare a page count with next, so without -i they cost nothing more. */
+struct progress {
+    const char *verb;           /* "writing" or "reading" */
+    size_t every, next;         /* pages; next is SIZE_MAX when none is due */
+    size_t npages, page;
+    double start;
+};
+
+static struct progress progress_start(const char *verb, unsigned long long step,
+                                      size_t npages, size_t page, double start)
+{
+    struct progress p = { verb, 0, SIZE_MAX, npages, page, start };
+
+    if (step != 0) {
+        p.every = (size_t)((step + page - 1) / page);
+        p.next = p.every < npages ? p.every : SIZE_MAX;
+    }
+    return p;
+}
+
+/* done pages of the step are done: print the line, plan the next one.  The
+ * step's last one is left to the usual line that ends the step. */
+static void progress_line(struct progress *p, size_t done)
+{
+    char amount[32], label[64];
+
+    size_text(amount, sizeof(amount), (unsigned long long)done * p->page);
+    snprintf(label, sizeof(label), "%s: %s", p->verb, amount);
+    report(label, now() - p->start);
+    p->next = p->npages - done > p->every ? done + p->every : SIZE_MAX;
 }
 
 /* ------------------------------------------------- the environment (-v) */
@@ -616,16 +676,20 @@ static unsigned char page_byte(size_t i)
 
 /* volatile: every store and load is the experiment; the compiler must not
  * merge, reorder or drop any of them. */
-static void write_pages(volatile unsigned char *mem, size_t npages, size_t page)
+static void write_pages(volatile unsigned char *mem, size_t npages, size_t page,
+                        struct progress *progress)
 {
-    for (size_t i = 0; i < npages; i++)
+    for (size_t i = 0; i < npages; i++) {
         mem[i * page] = page_byte(i);
+        if (i + 1 == progress->next)
+            progress_line(progress, i + 1);
+    }
 }
 
 /* Reads every page back, in the given order; returns how many came back
  * wrong, the first one in *first_bad. */
 static size_t read_pages(const volatile unsigned char *mem, size_t npages, size_t page,
-                         enum order order, size_t *first_bad)
+                         enum order order, struct progress *progress, size_t *first_bad)
 {
     size_t bad = 0;
 
@@ -634,6 +698,8 @@ static size_t read_pages(const volatile unsigned char *mem, size_t npages, size_
 
         if (mem[i * page] != page_byte(i) && bad++ == 0)
             *first_bad = i;
+        if (k + 1 == progress->next)
+            progress_line(progress, k + 1);
     }
     return bad;
 }
@@ -647,12 +713,13 @@ static long page_size(void)
     return page;
 }
 
-static void size_label(char *buf, size_t len, unsigned long long size)
+
+static void write_label(char *buf, size_t len, unsigned long long size)
 {
-    if (size % MiB == 0)
-        snprintf(buf, len, "after writing %llu MB:", size / MiB);
-    else
-        snprintf(buf, len, "after writing %llu KB:", size / KiB);
+    char amount[32];
+
+    size_text(amount, sizeof(amount), size);
+    snprintf(buf, len, "after writing %s:", amount);
 }
 
 /* The read line keeps the original label for the original order. */
@@ -670,6 +737,7 @@ int main(int argc, char *argv[])
 {
     const char *slash = strrchr(argv[0] != NULL ? argv[0] : "swap", '/');
     struct options opt;
+    struct progress progress;
     long page;
     size_t size, npages, bad, first_bad = 0;
     unsigned char *mem;
@@ -682,7 +750,7 @@ int main(int argc, char *argv[])
     page = page_size();
     npages = (size_t)((opt.size + (unsigned long long)page - 1) / (unsigned long long)page);
     size = npages * (size_t)page;
-    size_label(label, sizeof(label), size);
+    write_label(label, sizeof(label), size);
 
     if (opt.verbose)
         print_environment(page, opt.order);
@@ -693,11 +761,13 @@ int main(int argc, char *argv[])
     report("start:", now() - t);
 
     t = now();
-    write_pages(mem, npages, (size_t)page);
+    progress = progress_start("writing", opt.step, npages, (size_t)page, t);
+    write_pages(mem, npages, (size_t)page, &progress);
     report(label, now() - t);
 
     t = now();
-    bad = read_pages(mem, npages, (size_t)page, opt.order, &first_bad);
+    progress = progress_start("reading", opt.step, npages, (size_t)page, t);
+    bad = read_pages(mem, npages, (size_t)page, opt.order, &progress, &first_bad);
     report(read_label(opt.order), now() - t);
 
     if (bad != 0) {

@@ -3,7 +3,7 @@
 # bad argument, 1 for a failing system call), nothing on stdout, no crash.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 45
+plan 57
 
 # expect DESC STATUS ARGS...
 expect() {
@@ -32,6 +32,10 @@ expect "unknown option '-x'" 2 -x
 expect "bad order '-o sideways'" 2 -o sideways
 expect "empty order '-o \'\''" 2 -o ''
 expect "missing order '-o'" 2 -o
+expect "zero step '-i 0'" 2 -i 0
+expect "garbage step '-i fast'" 2 -i fast
+expect "step larger than SIZE '-i 512M 256M'" 2 -i 512M 256M
+expect "missing step '-i'" 2 -i
 # A failing system call, made to fail for sure: no room in the address space.
 run sh -c 'ulimit -v 100000 && exec "$0" 1G' "$swap"
 is "mmap refused (ulimit -v): exit status 1" "$rc" -eq 1
@@ -45,7 +49,7 @@ fi
 for opt in --help -h; do
     run "$swap" "$opt"
     is "$opt: exit status 0" "$rc" -eq 0
-    if grep -q '^Usage: swap \[-v\] \[-o ORDER\] \[SIZE\]' "$out" && [ ! -s "$err" ]; then
+    if grep -q '^Usage: swap \[-v\] \[-o ORDER\] \[-i STEP\] \[SIZE\]' "$out" && [ ! -s "$err" ]; then
         pass "$opt: usage on stdout, nothing on stderr"
     else
         fail "$opt: usage on stdout, nothing on stderr" "$(cat "$out" "$err")"

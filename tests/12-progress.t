@@ -1,0 +1,89 @@
+#!/bin/sh
+# -i STEP: a progress line each time another STEP is written and again while
+# it is read back, in the usual columns; the three usual lines stay, each
+# last of its step.  Lines are flushed as they come: a run the kernel kills
+# mid-write has already shown how far it got.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+plan 12
+
+nums='RSS [ 0-9]{6} MB   swap [ 0-9]{6} MB   major faults [ 0-9]{6}   [0-9]+\.[0-9]{2} s$'
+run "$swap" -i 64M
+is "-i 64M: exit status 0" "$rc" -eq 0
+if [ ! -s "$err" ]; then pass "-i 64M: nothing on stderr"; else fail "-i 64M: nothing on stderr" "$(cat "$err")"; fi
+is "-i 64M: 3 + 3 + 3 lines (the step's last 64 MB is the usual line)" "$(wc -l <"$out")" -eq 9
+want='start:                   
+writing: 64 MB           
+writing: 128 MB          
+writing: 192 MB          
+after writing 256 MB:    
+reading: 64 MB           
+reading: 128 MB          
+reading: 192 MB          
+after reading it back:   '
+i=0 bad=''
+while IFS= read -r label; do
+    i=$((i + 1))
+    sed -n "${i}p" "$out" | grep -qE "^$label$nums" || bad="$bad line $i"
+done <<EOF2
+$want
+EOF2
+if [ -z "$bad" ]; then pass "-i 64M: every line's label and columns"; else
+    fail "-i 64M: every line's label and columns (wrong:$bad)" "$(cat "$out")"; fi
+grep -vE '^(writing|reading): ' "$out" >"$tmp/usual"
+if [ "$(sed 's/[0-9.]* s$//' "$tmp/usual" | cut -c1-24)" = "$(printf '%s\n' 'start:' 'after writing 256 MB:' 'after reading it back:' |
+    awk '{ printf "%-24s\n", $0 }')" ]; then
+    pass "-i 64M: without the progress lines, the usual three lines"
+else
+    fail "-i 64M: without the progress lines, the usual three lines" "$(cat "$tmp/usual")"
+fi
+# Plainly, RSS follows the pages written: at least 64, 128, 192 MB.
+r=$(awk 'NR >= 2 && NR <= 4 { sub(/.*RSS */, ""); print $1 + 0 }' "$out" | tr '\n' ' ')
+case $(echo "$r" | awk '{ print ($1 >= 64 && $2 >= 128 && $3 >= 192) }') in
+    1) pass "writing lines: RSS at least 64, 128, 192 MB ($r)" ;;
+    *) fail "writing lines: RSS at least 64, 128, 192 MB" "got $r" ;;
+esac
+# The time column is the time since the step began: it never goes down
+# within a step, and the usual line is the step's total.
+mono=$(awk 'NR == 2 || NR == 6 { last = 0 }
+    $(NF - 1) + 0 < last { print "line " NR; exit }
+    { last = $(NF - 1) + 0 }' "$out")
+if [ -z "$mono" ]; then pass "times rise within each step"; else
+    fail "times rise within each step ($mono)" "$(cat "$out")"; fi
+
+run "$swap" -i 3M 8M
+if [ "$rc" -eq 0 ] && [ "$(cut -c1-24 "$out" | sed 's/ *$//' | tr '\n' ',')" = \
+    "start:,writing: 3 MB,writing: 6 MB,after writing 8 MB:,reading: 3 MB,reading: 6 MB,after reading it back:," ]; then
+    pass "-i 3M 8M: lines at 3 and 6 MB, then the usual line"
+else
+    fail "-i 3M 8M: lines at 3 and 6 MB, then the usual line" "$(cat "$out")"
+fi
+run "$swap" -i 12K 40K
+if [ "$rc" -eq 0 ] && sed -n 2p "$out" | grep -q '^writing: 12 KB ' && sed -n 4p "$out" | grep -q '^writing: 36 KB '; then
+    pass "-i 12K 40K: a step that is not whole megabytes is labelled in KB"
+else
+    fail "-i 12K 40K: a step that is not whole megabytes is labelled in KB" "$(cat "$out")"
+fi
+run "$swap" -o random -i 128M
+if [ "$rc" -eq 0 ] && sed -n 4p "$out" | grep -q '^reading: 128 MB ' && sed -n 5p "$out" | grep -q '^after reading, random: '; then
+    pass "-o random -i 128M: the read order's label ends the read step"
+else
+    fail "-o random -i 128M: the read order's label ends the read step" "$(cat "$out")"
+fi
+run "$swap" -i 256M
+is "-i SIZE: no progress line, the usual three" "$(wc -l <"$out")" -eq 3
+
+# Killed mid-write in a box with no swap: the lines up to the kill are there,
+# though stdout is a file (fully buffered unless flushed).
+if ! how=$(sh "$box" how); then
+    if [ "${REQUIRE_BOX:-0}" = 1 ]; then fail "killed mid-write: the lines so far were flushed" "no box: $how"
+    else skip "killed mid-write: the lines so far were flushed" "no way to make a memory box: ${how#none: }"; fi
+    done_testing
+fi
+run sh "$box" run -n 64M "$swap" -i 16M
+if [ "$rc" -eq 137 ] && grep -q '^writing: 48 MB ' "$out" && ! grep -q '^after writing' "$out"; then
+    pass "killed mid-write (exit 137): 'writing: 48 MB' was already out"
+else
+    fail "killed mid-write (exit 137): 'writing: 48 MB' was already out" "exit $rc" "$(cat "$out")"
+fi
+done_testing
