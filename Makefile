@@ -8,8 +8,10 @@ override CFLAGS += $(SWAP_CFLAGS)
 
 PROVE = prove
 
-# Memory limit of the box `make demo` runs ./swap in.
+# Memory limit of the box `make demo` and `make plot` run ./swap in, and
+# how often `make plot` takes a point (swap -i).
 BOX = 64M
+STEP = 8M
 
 all: swap
 
@@ -18,10 +20,13 @@ swap: swap.c
 demo: swap
 	BOX='$(BOX)' sh scripts/box demo ./swap
 
+plot: swap
+	BOX='$(BOX)' sh scripts/box plot swap.svg ./swap -i '$(STEP)'
+
 check: swap
 	$(PROVE) tests/
 
 clean:
-	rm -f swap *.o
+	rm -f swap *.o swap.svg
 
-.PHONY: all demo check clean
+.PHONY: all demo plot check clean

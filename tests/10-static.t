@@ -17,11 +17,11 @@ fi
 
 if command -v shellcheck >/dev/null 2>&1; then
     # From the top, where the tests' "source=tests/lib.sh" directives point.
-    if (cd "$top" && shellcheck -s sh -x scripts/box tests/lib.sh tests/*.t &&
+    if (cd "$top" && shellcheck -s sh -x scripts/box scripts/plot tests/lib.sh tests/*.t &&
         shellcheck .ci/run) >"$out" 2>&1; then
-        pass "shellcheck: nothing to report on scripts/box, tests/, .ci/run"
+        pass "shellcheck: nothing to report on scripts/, tests/, .ci/run"
     else
-        fail "shellcheck: nothing to report on scripts/box, tests/, .ci/run" "$(cat "$out")"
+        fail "shellcheck: nothing to report on scripts/, tests/, .ci/run" "$(cat "$out")"
     fi
 else
     skip "shellcheck" "shellcheck is not installed"

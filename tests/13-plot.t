@@ -1,0 +1,93 @@
+#!/bin/sh
+# scripts/plot: real runs of swap -i become one well-formed SVG that draws
+# RSS, swap and major faults for every run, named by its file; input that is
+# not swap's output is refused with the file and line, and no partial SVG.
+# make plot's way (box plot) writes the figure; the committed figures parse.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+plan 14
+
+plot=$top/scripts/plot
+if command -v xmllint >/dev/null 2>&1; then
+    wellformed() { xmllint --noout "$1" 2>"$err"; }
+else
+    wellformed() { echo "xmllint is not installed (Debian: libxml2-utils)" >"$err"; return 2; }
+fi
+
+# series FILE CLASS: how many polylines of that series the SVG draws.
+series() { grep -c "<polyline class=\"$2\"" "$1"; }
+
+"$swap" -i 32M >"$tmp/plain.txt"
+cp "$tmp/plain.txt" "$tmp/other run.txt"
+run sh "$plot" "$tmp/plain.txt" "$tmp/other run.txt"
+cp "$out" "$tmp/two.svg"
+is "two plain runs: exit status 0" "$rc" -eq 0
+if [ ! -s "$err" ]; then pass "two plain runs: nothing on stderr"; else fail "two plain runs: nothing on stderr" "$(cat "$err")"; fi
+if wellformed "$tmp/two.svg"; then pass "two plain runs: well-formed XML"; else fail "two plain runs: well-formed XML" "$(cat "$err")"; fi
+if [ "$(series "$tmp/two.svg" rss)" -eq 2 ] && [ "$(series "$tmp/two.svg" swap)" -eq 2 ] &&
+    [ "$(series "$tmp/two.svg" faults)" -eq 2 ]; then
+    pass "two runs: RSS, swap and major faults drawn for each"
+else
+    fail "two runs: RSS, swap and major faults drawn for each" "$(grep -c '<polyline' "$tmp/two.svg") polylines"
+fi
+# Every line of the run is a point: 3 + 2 * 7 progress lines = 17.
+pts=$(grep '<polyline class="rss"' "$tmp/two.svg" | head -n 1 | sed 's/.*points="\([^"]*\)".*/\1/' | wc -w)
+is "a point per line of the run ($(wc -l <"$tmp/plain.txt") lines)" "$pts" -eq "$(wc -l <"$tmp/plain.txt")"
+if grep -q '>plain</text>' "$tmp/two.svg" && grep -q '>other run</text>' "$tmp/two.svg"; then
+    pass "the legend names each run by its file"
+else
+    fail "the legend names each run by its file"
+fi
+
+# refused DESC LINE-NUMBER FILE: exit 1, one line naming FILE:LINE, no SVG.
+refused() {
+    run sh "$plot" "$tmp/plain.txt" "$3"
+    if [ "$rc" -eq 1 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] &&
+        grep -q "^plot: $3:$2: " "$err"; then
+        pass "$1: refused, '$(cat "$err")'"
+    else
+        fail "$1: refused with file and line $2, nothing on stdout" "exit $rc" "stdout: $(head -c 200 "$out")" "stderr: $(cat "$err")"
+    fi
+}
+printf 'hello\nworld\n' >"$tmp/garbage"
+refused "garbage" 1 "$tmp/garbage"
+sed '5s/major faults/minor faults/' "$tmp/plain.txt" >"$tmp/mangled"
+refused "a mangled line 5" 5 "$tmp/mangled"
+head -n 6 "$tmp/plain.txt" >"$tmp/cut"
+refused "a run cut short after line 6" 6 "$tmp/cut"
+awk 'NR == 2 { held = $0; next } { print } NR == 3 { print held }' "$tmp/plain.txt" >"$tmp/backwards"
+refused "lines out of order (line 3 goes back)" 3 "$tmp/backwards"
+
+# The committed figures.
+bad='' nfig=0
+for f in "$top"/docs/*.svg; do
+    [ -e "$f" ] || continue
+    nfig=$((nfig + 1))
+    wellformed "$f" || bad="$bad ${f#"$top"/}"
+done
+if [ "$nfig" -ge 2 ] && [ -z "$bad" ]; then pass "the $nfig committed figures in docs/ are well-formed"
+else fail "the committed figures in docs/ are well-formed (at least 2)" "found $nfig; bad:$bad"; fi
+
+# make plot's way: a plain and a boxed run, drawn.
+if ! { how=$(sh "$box" how) && want_swap; }; then
+    why=${swap_why:-no way to make a memory box: ${how#none: }}
+    for t in "box plot: exit status 0" "box plot: a boxed run drawn" "box plot: RSS held at the box"; do
+        if [ "${REQUIRE_BOX:-0}" = 1 ]; then fail "$t" "box test could not run (REQUIRE_BOX=1): $why"
+        else skip "$t" "$why"; fi
+    done
+    done_testing
+fi
+run env BOX=64M sh "$box" plot "$tmp/made.svg" "$swap" -i 32M
+is "box plot: exit status 0" "$rc" -eq 0
+[ "$rc" -eq 0 ] || show_run
+if wellformed "$tmp/made.svg" && grep -q '>64M box</text>' "$tmp/made.svg" && [ "$(series "$tmp/made.svg" swap)" -eq 2 ]; then
+    pass "box plot: well-formed, the plain and the 64M box run drawn"
+else
+    fail "box plot: well-formed, the plain and the 64M box run drawn" "$(cat "$err")"
+fi
+# The boxed RSS line stays under the plain one: its highest point (smallest
+# y) is lower on the page.
+top_y() { grep "<polyline class=\"rss\"" "$tmp/made.svg" | sed -n "$1p" | sed 's/.*points="\([^"]*\)".*/\1/' |
+    tr ' ' '\n' | awk -F, 'NR == 1 || $2 < m { m = $2 } END { print int(m) }'; }
+is "box plot: the boxed RSS line peaks below the plain one" "$(top_y 2)" -gt "$(top_y 1)"
+done_testing
