@@ -13,6 +13,10 @@ PROVE = prove
 BOX = 64M
 STEP = 8M
 
+# `make class`: how many students run ./swap SIZE at once, each in a BOX box.
+N = 4
+SIZE = 256M
+
 all: swap
 
 swap: swap.c
@@ -23,10 +27,13 @@ demo: swap
 plot: swap
 	BOX='$(BOX)' sh scripts/box plot swap.svg ./swap -i '$(STEP)'
 
+class: swap
+	BOX='$(BOX)' sh scripts/box class '$(N)' '$(SIZE)'
+
 check: swap
 	$(PROVE) tests/
 
 clean:
 	rm -f swap *.o swap.svg
 
-.PHONY: all demo plot check clean
+.PHONY: all demo plot class check clean

@@ -2,7 +2,7 @@
 # Last: nothing the tests made is left on the machine.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 4
+plan 5
 
 on=$(awk 'NR > 1 && $1 ~ /swap-(test|demo)\./ { print $1 }' /proc/swaps)
 is "no test swapfile is on${on:+: $on}" "${#on}" -eq 0
@@ -10,6 +10,8 @@ files=$(ls /var/tmp/swap-test.*.swapfile /var/tmp/swap-demo.*.swapfile 2>/dev/nu
 is "no test swapfile is on disk${files:+: $files}" "${#files}" -eq 0
 dirs=$(find /sys/fs/cgroup -type d -name 'swap-box.*' 2>/dev/null)
 is "no box cgroup is left${dirs:+: $dirs}" "${#dirs}" -eq 0
+temps=$(ls -d "${TMPDIR:-/tmp}"/swap-class.* "${TMPDIR:-/tmp}"/swap-plot.* 2>/dev/null)
+is "no temporary folder of make class or make plot is left${temps:+: $temps}" "${#temps}" -eq 0
 procs=$(pgrep -f "^$top/swap( |\$)" 2>/dev/null)
 is "no ./swap process is left${procs:+: $procs}" "${#procs}" -eq 0
 done_testing
