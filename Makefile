@@ -13,19 +13,22 @@ PROVE = prove
 BOX = 64M
 STEP = 8M
 
-# `make class`: how many students run ./swap SIZE at once, each in a BOX box.
-N = 4
+# What ./swap maps in demo, plot and class; and how many students `make
+# class` runs at once, each in a BOX box.
 SIZE = 256M
+N = 4
 
 all: swap
 
 swap: swap.c
 
+# SIZE is named to ./swap only when it is not the default, so that the
+# transcript shows the command of the lesson.
 demo: swap
-	BOX='$(BOX)' sh scripts/box demo ./swap
+	BOX='$(BOX)' SIZE='$(SIZE)' sh scripts/box demo ./swap $(filter-out 256M,$(SIZE))
 
 plot: swap
-	BOX='$(BOX)' sh scripts/box plot swap.svg ./swap -i '$(STEP)'
+	BOX='$(BOX)' SIZE='$(SIZE)' sh scripts/box plot swap.svg ./swap -i '$(STEP)' $(filter-out 256M,$(SIZE))
 
 class: swap
 	BOX='$(BOX)' sh scripts/box class '$(N)' '$(SIZE)'

@@ -3,6 +3,7 @@
 # rounded up to whole pages.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+need_room 1024
 plan 8
 
 for case in 64M:64 1G:1024; do

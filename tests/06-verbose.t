@@ -22,7 +22,12 @@ else
 fi
 has "vm.page-cluster" "^page-cluster: +$(cat /proc/sys/vm/page-cluster) "
 has "one line per swap device (or 'none')" "^swap device: +($(awk 'NR == 2 { print $1 }' /proc/swaps)|none)"
-has "no memory limit when run plainly" "^memory limit: +none\$"
+lim=$(runner_limit_mb)
+if [ -z "$lim" ]; then
+    has "no memory limit when run plainly" "^memory limit: +none\$"
+else
+    has "run plainly: the limit this runner is under ($lim MB, as scripts/box reads it)" "^memory limit: +$lim MB\$"
+fi
 if tail -n 3 "$out" | head -n 1 | grep -q '^start: '; then pass "then the three lines"; else
     fail "then the three lines" "$(tail -n 3 "$out")"; fi
 

@@ -39,10 +39,15 @@ else
 fi
 # Plainly, RSS follows the pages written: at least 64, 128, 192 MB.
 r=$(awk 'NR >= 2 && NR <= 4 { sub(/.*RSS */, ""); print $1 + 0 }' "$out" | tr '\n' ' ')
-case $(echo "$r" | awk '{ print ($1 >= 64 && $2 >= 128 && $3 >= 192) }') in
-    1) pass "writing lines: RSS at least 64, 128, 192 MB ($r)" ;;
-    *) fail "writing lines: RSS at least 64, 128, 192 MB" "got $r" ;;
-esac
+lim=$(runner_limit_mb)
+if [ -n "$lim" ] && [ "$lim" -lt 288 ]; then
+    skip "writing lines: RSS at least 64, 128, 192 MB" "this runner is itself limited to $lim MB, below the 256 MB a plain run needs"
+else
+    case $(echo "$r" | awk '{ print ($1 >= 64 && $2 >= 128 && $3 >= 192) }') in
+        1) pass "writing lines: RSS at least 64, 128, 192 MB ($r)" ;;
+        *) fail "writing lines: RSS at least 64, 128, 192 MB" "got $r" ;;
+    esac
+fi
 # The time column is the time since the step began: it never goes down
 # within a step, and the usual line is the step's total.
 mono=$(awk 'NR == 2 || NR == 6 { last = 0 }

@@ -80,6 +80,17 @@ fi
 run env BOX=64M sh "$box" plot "$tmp/made.svg" "$swap" -i 32M
 is "box plot: exit status 0" "$rc" -eq 0
 [ "$rc" -eq 0 ] || show_run
+lim=$(runner_limit_mb)
+if [ -n "$lim" ] && [ "$lim" -lt 256 ]; then
+    # The runner is the box: one run, named after its limit.
+    if wellformed "$tmp/made.svg" && grep -q ">$lim MB limit</text>" "$tmp/made.svg" && [ "$(series "$tmp/made.svg" swap)" -eq 1 ]; then
+        pass "box plot in a runner limited to $lim MB: the one run under that limit, drawn"
+    else
+        fail "box plot in a runner limited to $lim MB: the one run under that limit, drawn" "$(cat "$err")"
+    fi
+    skip "box plot: the boxed RSS line peaks below the plain one" "this runner is itself limited to $lim MB: no plain run"
+    done_testing
+fi
 if wellformed "$tmp/made.svg" && grep -q '>64M box</text>' "$tmp/made.svg" && [ "$(series "$tmp/made.svg" swap)" -eq 2 ]; then
     pass "box plot: well-formed, the plain and the 64M box run drawn"
 else

@@ -113,6 +113,18 @@ want_swap() {
 
 need_swap() { want_swap || box_skip_all "$swap_why"; }
 
+# The memory limit the tests themselves run under, in MB (a container
+# started with -m, a pod, a slice), as scripts/box reads it; empty if none.
+runner_limit_mb() { sh "$box" limit 2>/dev/null | awk '{ printf "%d\n", $1 / 1048576 }'; }
+
+# need_room MB: skip the whole file when the runner is itself limited below
+# MB (plus room for the shell and the test) -- a plain run would swap.
+need_room() {
+    lim=$(runner_limit_mb)
+    [ -z "$lim" ] || [ "$lim" -ge $(($1 + 32)) ] ||
+        skip_all "this runner is itself limited to $lim MB, below the $1 MB a plain run needs"
+}
+
 # A way to make a memory box, as scripts/box sees it.
 need_box() {
     how=$(sh "$box" how) || box_skip_all "no way to make a memory box: ${how#none: }"
