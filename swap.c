@@ -96,18 +96,18 @@ static void usage(void)
            "Map SIZE bytes of anonymous memory, write one byte per page, read one byte\n"
            "per page, and after each step print VmRSS, VmSwap, major faults and time.\n"
            "\n"
-           "  SIZE   whole number of bytes, optional suffix K, M or G (powers of 1024);\n"
-           "         rounded up to whole pages; default 256M\n"
-           "  -o ORDER  the order of the read pass (the write pass is always forward):\n"
-           "         forward (default), reverse, or random (the same permutation of\n"
-           "         all pages on every run)\n"
-           "  -i STEP  also print a line each time another STEP (K, M or G, at most\n"
-           "         SIZE) has been written, and again while it is read back; the\n"
-           "         time column is then the time since the step began\n"
-           "  -v     first print what shapes the result: kernel, page size, THP,\n"
-           "         swap readahead, swap devices, zswap, this cgroup and its limits,\n"
-           "         the read order\n"
-           "  -h, --help   this text\n"
+           "  SIZE      whole number of bytes, optional suffix K, M or G (powers of\n"
+           "            1024); rounded up to whole pages; default 256M\n"
+           "  -o ORDER  the order of the read pass (the write pass is always\n"
+           "            forward): forward (default), reverse, or random (the same\n"
+           "            permutation of all pages on every run)\n"
+           "  -i STEP   also print a line each time another STEP (K, M or G, at\n"
+           "            most SIZE) has been written, and again while it is read\n"
+           "            back; their time column is the time since the step began\n"
+           "  -v        first print what shapes the result: kernel, page size, THP,\n"
+           "            swap readahead, swap devices, zswap, this cgroup and its\n"
+           "            limits, the read order\n"
+           "  -h, --help  this text\n"
            "\n"
            "To watch it swap, run it in a box smaller than SIZE, e.g.\n"
            "  systemd-run --user --scope -p MemoryMax=64M %s\n",
@@ -712,7 +712,6 @@ static long page_size(void)
         die("sysconf");
     return page;
 }
-
 
 static void write_label(char *buf, size_t len, unsigned long long size)
 {
