@@ -14,5 +14,9 @@ before=$(vmstat thp_fault_alloc)
 run "$swap"
 after=$(vmstat thp_fault_alloc)
 is "exit status 0" "$rc" -eq 0
-is "no huge page faulted in (thp_fault_alloc $before -> $after)" "$after" -eq "$before"
+# thp_fault_alloc counts for the whole machine, and THP "always" applies to
+# every process for the moment: another program may fault in a few huge
+# pages meanwhile.  A build without the advice faults in 128 (256 MB / 2 MB).
+is "no huge page of ours faulted in (thp_fault_alloc $before -> $after; without MADV_NOHUGEPAGE +128)" \
+    "$((after - before))" -lt 64
 done_testing
