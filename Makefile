@@ -25,13 +25,13 @@ swap: swap.c
 # SIZE is named to ./swap only when it is not the default, so that the
 # transcript shows the command of the lesson.
 demo: swap
-	BOX='$(BOX)' SIZE='$(SIZE)' sh scripts/box demo ./swap $(filter-out 256M,$(SIZE))
+	BOX='$(BOX)' SIZE='$(SIZE)' sh scripts/lab demo ./swap $(filter-out 256M,$(SIZE))
 
 plot: swap
-	BOX='$(BOX)' SIZE='$(SIZE)' sh scripts/box plot swap.svg ./swap -i '$(STEP)' $(filter-out 256M,$(SIZE))
+	BOX='$(BOX)' SIZE='$(SIZE)' sh scripts/lab plot swap.svg ./swap -i '$(STEP)' $(filter-out 256M,$(SIZE))
 
 class: swap
-	BOX='$(BOX)' sh scripts/box class '$(N)' '$(SIZE)'
+	BOX='$(BOX)' sh scripts/lab class '$(N)' '$(SIZE)'
 
 check: swap
 	$(PROVE) tests/

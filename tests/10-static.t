@@ -17,7 +17,7 @@ fi
 
 if command -v shellcheck >/dev/null 2>&1; then
     # From the top, where the tests' "source=tests/lib.sh" directives point.
-    if (cd "$top" && shellcheck -s sh -x scripts/box scripts/plot scripts/cache-vs-anon tests/lib.sh tests/*.t &&
+    if (cd "$top" && shellcheck -s sh -x scripts/box scripts/lab scripts/plot scripts/cache-vs-anon tests/lib.sh tests/*.t &&
         shellcheck .ci/run) >"$out" 2>&1; then
         pass "shellcheck: nothing to report on scripts/, tests/, .ci/run"
     else

@@ -2,7 +2,7 @@
 # scripts/plot: real runs of swap -i become one well-formed SVG that draws
 # RSS, swap and major faults for every run, named by its file; input that is
 # not swap's output is refused with the file and line, and no partial SVG.
-# make plot's way (box plot) writes the figure; the committed figures parse.
+# make plot's way (lab plot) writes the figure; the committed figures parse.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 plan 14
@@ -81,34 +81,34 @@ else fail "the committed figures in docs/ are well-formed (at least 2)" "found $
 # make plot's way: a plain and a boxed run, drawn.
 if ! { how=$(sh "$box" how) && want_swap; }; then
     why=${swap_why:-no way to make a memory box: ${how#none: }}
-    for t in "box plot: exit status 0" "box plot: a boxed run drawn" "box plot: RSS held at the box"; do
+    for t in "lab plot: exit status 0" "lab plot: a boxed run drawn" "lab plot: RSS held at the box"; do
         if [ "${REQUIRE_BOX:-0}" = 1 ]; then fail "$t" "box test could not run (REQUIRE_BOX=1): $why"
         else skip "$t" "$why"; fi
     done
     done_testing
 fi
-run env BOX=64M sh "$box" plot "$tmp/made.svg" "$swap" -i 32M
-is "box plot: exit status 0" "$rc" -eq 0
+run env BOX=64M sh "$lab" plot "$tmp/made.svg" "$swap" -i 32M
+is "lab plot: exit status 0" "$rc" -eq 0
 [ "$rc" -eq 0 ] || show_run
 lim=$(runner_limit_mb)
 if [ -n "$lim" ] && [ "$lim" -lt 256 ]; then
     # The runner is the box: one run, named after its limit.
     if wellformed "$tmp/made.svg" && grep -q ">$lim MB limit</text>" "$tmp/made.svg" && [ "$(series "$tmp/made.svg" swap)" -eq 1 ]; then
-        pass "box plot in a runner limited to $lim MB: the one run under that limit, drawn (XML $xml)"
+        pass "lab plot in a runner limited to $lim MB: the one run under that limit, drawn (XML $xml)"
     else
-        fail "box plot in a runner limited to $lim MB: the one run under that limit, drawn" "$(cat "$err")"
+        fail "lab plot in a runner limited to $lim MB: the one run under that limit, drawn" "$(cat "$err")"
     fi
-    skip "box plot: the boxed RSS line peaks below the plain one" "this runner is itself limited to $lim MB: no plain run"
+    skip "lab plot: the boxed RSS line peaks below the plain one" "this runner is itself limited to $lim MB: no plain run"
     done_testing
 fi
 if wellformed "$tmp/made.svg" && grep -q '>64M box</text>' "$tmp/made.svg" && [ "$(series "$tmp/made.svg" swap)" -eq 2 ]; then
-    pass "box plot: the plain and the 64M box run drawn (XML $xml)"
+    pass "lab plot: the plain and the 64M box run drawn (XML $xml)"
 else
-    fail "box plot: well-formed, the plain and the 64M box run drawn" "$(cat "$err")"
+    fail "lab plot: well-formed, the plain and the 64M box run drawn" "$(cat "$err")"
 fi
 # The boxed RSS line stays under the plain one: its highest point (smallest
 # y) is lower on the page.
 top_y() { grep "<polyline class=\"rss\"" "$tmp/made.svg" | sed -n "$1p" | sed 's/.*points="\([^"]*\)".*/\1/' |
     tr ' ' '\n' | awk -F, 'NR == 1 || $2 < m { m = $2 } END { print int(m) }'; }
-is "box plot: the boxed RSS line peaks below the plain one" "$(top_y 2)" -gt "$(top_y 1)"
+is "lab plot: the boxed RSS line peaks below the plain one" "$(top_y 2)" -gt "$(top_y 1)"
 done_testing

@@ -1,5 +1,5 @@
 #!/bin/sh
-# make class (box class N SIZE): a class that cannot fit in the free swap is
+# make class (lab class N SIZE): a class that cannot fit in the free swap is
 # refused before anything starts, so the OOM killer kills nothing; a small
 # class completes, one line per run and the summary last; an interrupted
 # class leaves no box and no process behind.
@@ -10,7 +10,7 @@ plan 12
 oom() { vmstat oom_kill; }
 
 before=$(oom)
-run env BOX=64M sh "$box" class 1000 256M
+run env BOX=64M sh "$lab" class 1000 256M
 after=$(oom)
 is "a class of 1000: refused, exit status 1" "$rc" -eq 1
 is "a class of 1000: nothing on stdout (no run started)" "$(wc -c <"$out")" -eq 0
@@ -24,7 +24,7 @@ fi
 is "a class of 1000: the OOM killer killed nothing (oom_kill $before -> $after)" "${after:-0}" -eq "${before:-0}"
 
 for bad in 0 x -1; do
-    run sh "$box" class "$bad" 256M
+    run sh "$lab" class "$bad" 256M
     if [ "$rc" -eq 2 ] && [ "$(wc -l <"$err")" -eq 1 ] && [ ! -s "$out" ]; then
         pass "N=$bad: one line on stderr, exit 2 ($(cat "$err"))"
     else
@@ -43,7 +43,7 @@ if ! { how=$(sh "$box" how) && want_swap; }; then
 fi
 diag "box: $how"
 
-run env BOX=64M sh "$box" class 2 256M
+run env BOX=64M sh "$lab" class 2 256M
 show_run
 is "a class of 2: exit status 0 (both completed, pages intact)" "$rc" -eq 0
 is "a class of 2: a line per run, the run's last line" "$(grep -c '^run   [12]: after reading it back: ' "$out")" -eq 2
@@ -55,7 +55,7 @@ fi
 
 # Interrupted while the runs are under way (TERM: a background job here
 # ignores INT, as POSIX says).
-env BOX=64M sh "$box" class 2 256M >"$out" 2>"$err" &
+env BOX=64M sh "$lab" class 2 256M >"$out" 2>"$err" &
 pid=$!
 i=0
 while [ "$(pgrep -f "^$swap 256M\$" | wc -l)" -lt 2 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done

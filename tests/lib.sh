@@ -13,6 +13,7 @@ set -u
     top=$(cd "$(dirname "$0")/.." && pwd)
     swap=$top/swap
     box=$top/scripts/box
+    lab=$top/scripts/lab
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/swap-test.XXXXXX") || exit 1
     out=$tmp/out err=$tmp/err rc=0
     n=0 failures=0
