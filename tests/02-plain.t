@@ -13,7 +13,7 @@ is "after writing: RSS at least 256 MB" "$(field 2 rss)" -ge 256
 is "after writing: swap 0 MB" "$(field 2 swap)" -eq 0
 is "after reading: RSS at least 256 MB" "$(field 3 rss)" -ge 256
 is "after reading: major faults stay a handful" "$(field 3 major)" -le 20
-# 65,536 first touches, each a page fault and a zeroed page, cannot all
+# 65,536 first touches (of 4 KiB pages; 16,384 of 16 KiB), each a page fault and a zeroed page, cannot all
 # fit in 5 ms, so the write step's time must show.
 w=$(field 2 seconds)
 if seconds_gt "$w" 0.00; then pass "the write step takes measurable time ($w s)"; else

@@ -63,11 +63,13 @@ if [ "$rc" -eq 0 ] && [ "$(cut -c1-24 "$out" | sed 's/ *$//' | tr '\n' ',')" = \
 else
     fail "-i 3M 8M: lines at 3 and 6 MB, then the usual line" "$(cat "$out")"
 fi
-run "$swap" -i 12K 40K
-if [ "$rc" -eq 0 ] && sed -n 2p "$out" | grep -q '^writing: 12 KB ' && sed -n 4p "$out" | grep -q '^writing: 36 KB '; then
-    pass "-i 12K 40K: a step that is not whole megabytes is labelled in KB"
+# Three pages and ten: 12K and 40K with 4 KiB pages, 48K and 160K with 16 KiB.
+pk=$(($(getconf PAGESIZE) / 1024))
+run "$swap" -i $((3 * pk))K $((10 * pk))K
+if [ "$rc" -eq 0 ] && sed -n 2p "$out" | grep -q "^writing: $((3 * pk)) KB " && sed -n 4p "$out" | grep -q "^writing: $((9 * pk)) KB "; then
+    pass "-i $((3 * pk))K $((10 * pk))K: a step that is not whole megabytes is labelled in KB"
 else
-    fail "-i 12K 40K: a step that is not whole megabytes is labelled in KB" "$(cat "$out")"
+    fail "-i $((3 * pk))K $((10 * pk))K: a step that is not whole megabytes is labelled in KB" "$(cat "$out")"
 fi
 run "$swap" -o random -i 128M
 if [ "$rc" -eq 0 ] && sed -n 4p "$out" | grep -q '^reading: 128 MB ' && sed -n 5p "$out" | grep -q '^after reading, random: '; then

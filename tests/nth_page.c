@@ -56,9 +56,10 @@ static int check(enum order order, size_t npages)
 int main(void)
 {
     /* Small and odd counts, powers of two and four and their neighbours,
-     * and the pages of 256 MB and 1 GB with 4 KiB pages. */
+     * and the pages of 256 MB and 1 GB with 64, 16 and 4 KiB pages. */
     static const size_t counts[] = { 1, 2, 3, 4, 5, 7, 15, 16, 17, 63, 64, 65, 1000, 4095,
-                                     4096, 4097, 65535, 65536, 65537, 100003, 262144 };
+                                     4096, 4097, 16383, 16384, 16385, 65535, 65536, 65537,
+                                     100003, 262144 };
     int errors = 0;
 
     for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++)
