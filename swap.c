@@ -105,8 +105,8 @@ static void usage(void)
            "            most SIZE) has been written, and again while it is read\n"
            "            back; their time column is the time since the step began\n"
            "  -v        first print what shapes the result: kernel, page size, THP,\n"
-           "            swap readahead, swap devices, zswap, this cgroup and its\n"
-           "            limits, the read order\n"
+           "            swap readahead, swappiness, the LRU, swap devices, zswap,\n"
+           "            this cgroup and its limits, the read order\n"
            "  -h, --help  this text\n"
            "\n"
            "To watch it swap, run it in a box smaller than SIZE, e.g.\n"
@@ -578,6 +578,31 @@ static const char *limit_text(unsigned long long bytes, char *buf, size_t len)
     return buf;
 }
 
+/* Which LRU reclaim works with decides who gives way when a box is full,
+ * the program or the file cache: the multi-generational LRU (Linux 6.1+,
+ * on by default in Debian 13, Ubuntu 23.10+, Fedora, Arch) or the classic
+ * active/inactive lists.  Bit 0 of lru_gen/enabled is MGLRU's main switch. */
+static void print_lru(void)
+{
+    char buf[64], *end;
+
+    if (read_line("/sys/kernel/mm/lru_gen/enabled", buf, sizeof(buf)) == 0) {
+        unsigned long mask;
+
+        errno = 0;
+        mask = strtoul(buf, &end, 16);
+        if (errno != 0 || end == buf || *end != '\0')
+            printf("%-16sunknown (lru_gen/enabled says '%s')\n", "LRU:", buf);
+        else
+            printf("%-16s%s (lru_gen/enabled %s)\n", "LRU:",
+                   mask & 1 ? "multi-generational (MGLRU)" : "classic active/inactive", buf);
+    } else if (access("/sys/kernel/mm", F_OK) == 0) {
+        printf("%-16s%s\n", "LRU:", "classic active/inactive (no MGLRU in this kernel)");
+    } else {
+        printf("%-16s%s\n", "LRU:", "unknown (no /sys/kernel/mm)");
+    }
+}
+
 static void print_environment(long page, enum order order)
 {
     struct utsname u;
@@ -608,6 +633,7 @@ static void print_environment(long page, enum order order)
         printf("%-16s%s\n", "page-cluster:", "unknown");
     printf("%-16s%s\n", "swappiness:",
            read_line("/proc/sys/vm/swappiness", buf, sizeof(buf)) == 0 ? buf : "unknown");
+    print_lru();
 
     swap_devices(1, &ndev);
     if (read_line("/sys/module/zswap/parameters/enabled", buf, sizeof(buf)) == 0)

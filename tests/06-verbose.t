@@ -1,9 +1,10 @@
 #!/bin/sh
 # -v: the facts that shape the result, each as the kernel itself reports
-# it, then the usual three lines.  Boxed, it names the box's limit.
+# it (the LRU too: which one reclaims decides the 1997 question), then the
+# usual three lines.  Boxed, it names the box's limit.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 10
 
 # says DESC KEY VALUE [prefix]: the line "KEY:" says VALUE (or, with prefix,
 # starts with it), compared as text: a kernel release such as
@@ -30,6 +31,18 @@ else
     says "THP: not available" THP "not available"
 fi
 says "vm.page-cluster" page-cluster "$(cat /proc/sys/vm/page-cluster) " prefix
+# The LRU, as /sys/kernel/mm/lru_gen/enabled says: bit 0 is MGLRU's switch.
+lg=/sys/kernel/mm/lru_gen/enabled
+if [ -r "$lg" ]; then
+    v=$(cat "$lg")
+    if [ $((v & 1)) -eq 1 ]; then lru="multi-generational (MGLRU) (lru_gen/enabled $v)"
+    else lru="classic active/inactive (lru_gen/enabled $v)"; fi
+elif [ -d /sys/kernel/mm ]; then
+    lru="classic active/inactive (no MGLRU in this kernel)"
+else
+    lru="unknown (no /sys/kernel/mm)"
+fi
+says "the LRU: $lru" LRU "$lru"
 says "one line per swap device (or 'none')" "swap device" "$(awk 'NR == 2 { print $1 " (" } END { if (NR < 2) print "none" }' /proc/swaps)" prefix
 lim=$(runner_limit_mb)
 if [ -z "$lim" ]; then
