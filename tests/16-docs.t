@@ -1,0 +1,87 @@
+#!/bin/sh
+# The lab sheet and its docs: every relative link in README.md and docs/*.md
+# leads to a file that exists and, when it names an anchor, to a heading
+# there (GitHub's rule for anchors); every file in docs/ is reachable from
+# the README; every exercise has its answer; nothing points outside the
+# project.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+plan 6
+
+cd "$top" || exit 1
+pages="README.md $(ls docs/*.md)"
+
+# anchors FILE: the anchor of each heading, as GitHub makes it: lower case,
+# punctuation dropped but for - and _, each space a -, and -1, -2, ... for
+# a repeated one.  Headings inside code blocks are not headings.
+anchors() {
+    awk '/^```/ { fenced = !fenced; next }
+        fenced || !/^#+ / { next }
+        {
+            s = tolower($0); sub(/^#+ +/, "", s); sub(/ +$/, "", s)
+            gsub(/[^a-z0-9 _-]/, "", s); gsub(/ /, "-", s)
+            if (s in seen) { seen[s]++; s = s "-" seen[s] } else seen[s] = 0
+            print s
+        }' "$1"
+}
+
+# links FILE: each relative link target, one a line, outside code.
+links() {
+    awk '/^```/ { fenced = !fenced; next }
+        fenced || /^(    |\t)/ { next }
+        {
+            line = $0; gsub(/`[^`]*`/, "", line)
+            while (match(line, /\]\([^)]+\)/)) {
+                t = substr(line, RSTART + 2, RLENGTH - 3)
+                line = substr(line, RSTART + RLENGTH)
+                if (t !~ /^[a-z]+:/) print t
+            }
+        }' "$1"
+}
+
+bad='' nlinks=0
+for page in $pages; do
+    dir=$(dirname "$page")
+    for target in $(links "$page"); do
+        nlinks=$((nlinks + 1))
+        file=${target%%#*} anchor=
+        case $target in *#*) anchor=${target#*#} ;; esac
+        if [ -z "$file" ]; then path=$page; else path=$dir/$file; fi
+        if [ ! -e "$path" ]; then
+            bad="$bad $page:$target(no file)"
+        elif [ -n "$anchor" ] && ! anchors "$path" | grep -qxF "$anchor"; then
+            bad="$bad $page:$target(no heading)"
+        fi
+    done
+done
+if [ -z "$bad" ] && [ "$nlinks" -ge 20 ]; then pass "all $nlinks relative links resolve, file and anchor"
+else fail "every relative link resolves, file and anchor (found $nlinks)" "$bad"; fi
+
+# The checker itself: a made-up anchor and a made-up file are caught.
+# shellcheck disable=SC2016 # the backquotes are Markdown
+printf '# A `b` c: d\n\n[x](#a-b-c-d) [y](#nope) [z](missing.md)\n' >"$tmp/t.md"
+got=$(for t in $(links "$tmp/t.md"); do
+    case $t in '#'*) anchors "$tmp/t.md" | grep -qxF "${t#\#}" || echo "$t" ;;
+        *) [ -e "$tmp/$t" ] || echo "$t" ;; esac; done | tr '\n' ' ')
+if [ "$got" = "#nope missing.md " ]; then pass "the checker catches a wrong anchor and a missing file"
+else fail "the checker catches a wrong anchor and a missing file" "got '$got'"; fi
+
+orphans=''
+for f in docs/*.md; do
+    links README.md | grep -q "^$f" || orphans="$orphans $f"
+done
+if [ -z "$orphans" ]; then pass "every file in docs/ is linked from the README"
+else fail "every file in docs/ is linked from the README" "not linked:$orphans"; fi
+
+ex=$(awk '/^## Exercises/ { on = 1; next } /^## / { on = 0 } on && /^[0-9]+\. \*\*/' README.md | wc -l)
+ans=$(grep -c '^## [0-9]\. ' docs/answers.md)
+if [ "$ex" -ge 6 ] && [ "$ex" -eq "$ans" ]; then pass "$ex exercises in the README, $ans answers in docs/answers.md"
+else fail "every exercise has an answer" "$ex exercises, $ans answers"; fi
+
+lines=$(wc -l <README.md)
+is "the README is a lab sheet: at most about 300 lines ($lines)" "$lines" -le 320
+
+# shellcheck disable=SC2086 # one word a file
+out_of_tree=$(grep -nE '\.\./shared|\.\./\.\.' $pages)
+is "no path outside the project${out_of_tree:+: $out_of_tree}" "${#out_of_tree}" -eq 0
+done_testing
