@@ -1,8 +1,9 @@
 #!/bin/sh
 # scripts/cache-vs-anon, kept short (swappiness 0 and 200, few re-reads):
-# the kernel and cgroup first, a row per value for the warm cache and for
-# the re-read case, and afterwards no box, no file and vm.swappiness as it
-# was.  Not root: one line and a non-zero exit.
+# the kernel, cgroup and LRU first, a row per value for the warm cache and
+# for the re-read case, under each LRU where the kernel has MGLRU, and
+# afterwards no box, no file, vm.swappiness and lru_gen/enabled as they
+# were, also after an interrupt.  Not root: one line and a non-zero exit.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cva=$top/scripts/cache-vs-anon
@@ -20,7 +21,7 @@ if ! is_root; then
 fi
 need_box
 need_swap
-plan 10
+plan 14
 
 if command -v setpriv >/dev/null 2>&1; then
     run setpriv --reuid=65534 --regid=65534 --clear-groups sh "$cva"
@@ -33,22 +34,49 @@ else
     skip "as nobody: one line says it needs root" "setpriv is not installed"
 fi
 
+# The LRUs the table must show: where the kernel has MGLRU, both.
+lg=/sys/kernel/mm/lru_gen/enabled
+lru_before=$(cat "$lg" 2>/dev/null)
+if [ -z "$lru_before" ]; then lru_in_use=classic want_lrus=classic lru_why="no MGLRU in this kernel ($(uname -r))"
+elif [ $((lru_before & 1)) -eq 1 ]; then lru_in_use=MGLRU want_lrus="MGLRU classic" lru_why=''
+else lru_in_use=classic want_lrus="classic MGLRU" lru_why=''; fi
+
 swappiness=$(cat /proc/sys/vm/swappiness)
 run env CVA_REREAD_MAX=20 sh "$cva" 0 200
 show_run
 is "exit status 0" "$rc" -eq 0
-if head -n 1 "$out" | grep -qE "^kernel $(uname -r), cgroup v[12] \(box: .*\), multi-generational LRU: "; then
+if head -n 1 "$out" | grep -qE "^kernel $(uname -r | sed 's/[].[*^$+?(){}|\\]/\\&/g'), cgroup v[12] \(box: .*\), multi-generational LRU: "; then
     pass "first: the kernel, the cgroup version and the LRU"
 else
     fail "first: the kernel, the cgroup version and the LRU" "$(head -n 1 "$out")"
 fi
-rowre='^(warm|re-read) +(0|200) +[0-9]+ MB +[0-9]+ MB +[0-9]+ MB +[0-9]+ +[0-9]+\.[0-9]{2} s +[0-9]+ MB +[0-9]+ +([0-9]+|-)$'
-is "four rows: warm and re-read, for 0 and 200" "$(grep -cE "$rowre" "$out")" -eq 4
-col() { awk -v c="$1" -v s="$2" -v f="$3" '$1 == c && $2 == s { print $f }' "$out"; }
-is "warm: the 40 MB file was in the box's cache before the run (MB)" "$(col warm 0 3)" -ge 30
-is "warm, swappiness 0: nothing of the program went to swap" "$(col warm 0 7)" -eq 0
-is "warm, swappiness 200: more swap than at 0 ($(col warm 200 7) MB)" "$(col warm 200 7)" -gt "$(col warm 0 7)"
+rowre='^(classic|MGLRU) +(warm|re-read) +(0|200) +[0-9]+ MB +[0-9]+ MB +[0-9]+ MB +[0-9]+ +[0-9]+\.[0-9]{2} s +[0-9]+ MB +[0-9]+ +([0-9]+|-)$'
+got_lrus=$(grep -E "$rowre" "$out" | awk '!seen[$1]++ { printf "%s%s", sep, $1; sep = " " }')
+is "four rows, warm and re-read for 0 and 200, under each LRU ($want_lrus)" \
+    "$(grep -cE "$rowre" "$out")" -eq $((4 * $(echo "$want_lrus" | wc -w)))
+if [ "$got_lrus" = "$want_lrus" ]; then pass "the rows name their LRU, the one in use first: $got_lrus"
+else fail "the rows name their LRU, the one in use first" "got '$got_lrus', want '$want_lrus'"; fi
+col() { awk -v l="$1" -v c="$2" -v s="$3" -v f="$4" '$1 == l && $2 == c && $3 == s { print $f }' "$out"; }
+is "warm: the 40 MB file was in the box's cache before the run (MB)" "$(col "$lru_in_use" warm 0 4)" -ge 30
+is "warm, swappiness 0: nothing of the program went to swap" "$(col "$lru_in_use" warm 0 8)" -eq 0
+# The classic LRU's answer: at 200 anonymous pages are as cheap to reclaim
+# as file pages, and it swaps part of the program.
+is "classic, warm, swappiness 200: more swap than at 0 ($(col classic warm 200 8) MB)" \
+    "$(col classic warm 200 8)" -gt "$(col classic warm 0 8)"
 is "vm.swappiness is as it was ($swappiness)" "$(cat /proc/sys/vm/swappiness)" -eq "$swappiness"
+if [ -n "$lru_why" ]; then
+    skip "lru_gen/enabled is as it was" "$lru_why"
+    skip "-c: only the LRU in use" "$lru_why"
+else
+    is "lru_gen/enabled is as it was ($lru_before)" "$(cat "$lg")" = "$lru_before"
+    run env CVA_REREAD_MAX=5 sh "$cva" -c 0
+    got=$(grep -E '^(classic|MGLRU) +(warm|re-read) ' "$out" | awk '{ print $1 }' | sort -u | tr '\n' ' ')
+    if [ "$rc" -eq 0 ] && [ "$got" = "$lru_in_use " ] && [ "$(cat "$lg")" = "$lru_before" ]; then
+        pass "-c: only the LRU in use ($lru_in_use), nothing switched"
+    else
+        fail "-c: only the LRU in use ($lru_in_use), nothing switched" "exit $rc, rows of: $got, lru_gen/enabled $(cat "$lg")"
+    fi
+fi
 left=$(ls -d /var/tmp/swap-cva.* "${TMPDIR:-/tmp}"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' 2>/dev/null)
 is "no file, temporary folder or box left${left:+: $left}" "${#left}" -eq 0
 
@@ -64,5 +92,26 @@ if [ -z "$left" ] && [ "$(cat /proc/sys/vm/swappiness)" -eq "$swappiness" ]; the
     pass "interrupted: nothing left, vm.swappiness $swappiness"
 else
     fail "interrupted: nothing left, vm.swappiness $swappiness" "left: $left" "swappiness $(cat /proc/sys/vm/swappiness)"
+fi
+
+# Interrupted while the other LRU is switched on: put back all the same.
+if [ -n "$lru_why" ]; then
+    skip "interrupted under the other LRU: lru_gen/enabled back" "$lru_why"
+else
+    # Once a row of the other LRU is out, the next runs under it too.
+    other_lru=${want_lrus#* }
+    env CVA_REREAD_MAX=20 sh "$cva" 0 200 >"$out" 2>&1 &
+    pid=$!
+    i=0
+    while ! grep -q "^$other_lru " "$out" && kill -0 "$pid" 2>/dev/null && [ $i -lt 1800 ]; do sleep 0.1; i=$((i + 1)); done
+    switched=$(cat "$lg")
+    kill -TERM "$pid"
+    wait "$pid"
+    sleep 0.3
+    if [ "$switched" != "$lru_before" ] && [ "$(cat "$lg")" = "$lru_before" ]; then
+        pass "interrupted under the other LRU ($switched): lru_gen/enabled back to $lru_before"
+    else
+        fail "interrupted under the other LRU: lru_gen/enabled back to $lru_before" "seen $switched, now $(cat "$lg")"
+    fi
 fi
 done_testing
