@@ -14,7 +14,11 @@ set -u
     swap=$top/swap
     box=$top/scripts/box
     lab=$top/scripts/lab
-    tmp=$(mktemp -d "${TMPDIR:-/tmp}/swap-test.XXXXXX") || exit 1
+    # What a test run that was killed left, first; then this test's tag
+    # (scripts/box: PID.START) in the names of what it makes.
+    sh "$box" sweep -q
+    tag=$(sh "$box" tag $$) || exit 1
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/swap-test.$tag.XXXXXX") || exit 1
     out=$tmp/out err=$tmp/err rc=0
     n=0 failures=0
 }
@@ -53,6 +57,13 @@ box_skip_all() {
         exit 1
     fi
     skip_all "$1"
+}
+
+# A box test that cannot run, within a file: a skip, or with REQUIRE_BOX=1 a
+# failure.
+box_skip() {
+    if [ "${REQUIRE_BOX:-0}" = 1 ]; then fail "$1" "box test could not run (REQUIRE_BOX=1): $2"
+    else skip "$1" "$2"; fi
 }
 
 # is DESC GOT OP WANT: a numeric comparison (-eq, -le, -ge, -gt, ...).
@@ -105,7 +116,7 @@ want_swap() {
     [ "${TEST_SWAPFILE:-0}" = 1 ] || return 1
     swap_why="no swap is on, and only root may make a swapfile"
     is_root || return 1
-    test_swapfile=/var/tmp/swap-test.$$.swapfile
+    test_swapfile=/var/tmp/swap-test.$tag.swapfile
     sh "$box" swapon "$test_swapfile" 2>"$tmp/swapon.err" && return 0
     test_swapfile=''
     swap_why="cannot turn on a swapfile: $(cat "$tmp/swapon.err")"

@@ -1,0 +1,206 @@
+#!/bin/sh
+# Nothing left behind even after kill -9.  Each helper is killed with
+# SIGKILL at the worst moment, so that it cannot clean up: make demo while
+# its boxed run writes, with its temporary swapfile on; a boxed run; the
+# 1997 script while it has a box, its file and (cgroup v2) a changed
+# vm.swappiness or (MGLRU) a switched LRU.  Then scripts/box sweep -n lists
+# what is left, and the next run (or the sweep) undoes it all and says so in
+# one line.  A sweep leaves alone what a live run owns, and what is not
+# named as ours.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+is_root || skip_all "not root: the runs that leave boxes, swapfiles and settings behind need root"
+need_box
+plan 20
+
+cva=$top/scripts/cache-vs-anon
+# Our boxes: cgroups swap-box.TAG, systemd scopes swap-box-PID-START.scope.
+boxes() { find /sys/fs/cgroup -type d -name 'swap-box*' 2>/dev/null; }
+# Our program, running (a killed one may stay a zombie until PID 1 reaps it).
+procs() { ps -eo pid=,stat=,comm= | awk '$3 == "swap" && $2 !~ /^Z/ { print $1 }'; }
+# wait_for CMD...: until CMD succeeds, at most 60 s.
+wait_for() {
+    i=0
+    while ! "$@" && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+    "$@"
+}
+# boxed_run_of TAG: a process runs in the box of owner TAG (any box of
+# ours when TAG is empty).
+boxed_run_of() {
+    for d in $(boxes); do
+        case $d in *"$1"*|*"$(echo "$1" | tr . -)"*) [ -n "$(cat "$d/cgroup.procs" 2>/dev/null)" ] && return 0 ;; esac
+    done
+    return 1
+}
+# shellcheck disable=SC2317 # called through wait_for
+no_boxed_run() { ! boxed_run_of ''; }
+# said DESC: the one line on stderr ($err) says it cleaned up, naming $1.
+said() {
+    if [ "$(grep -c 'cleaned up after runs that were killed' "$err")" -eq 1 ] && grep -q "$2" "$err"; then
+        pass "$1: $(grep 'cleaned up' "$err" | cut -c1-200)"
+    else
+        fail "$1" "stderr: $(cat "$err")"
+    fi
+}
+
+# 1. make demo, killed while its boxed run writes 1G, with its own
+# temporary swapfile on.  Needs no swap on before, so that it makes one.
+if [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ]; then
+    for t in "demo killed: the boxed run goes on" "demo killed: sweep -n lists" "sweep -n changes nothing" \
+        "next demo: says what it cleaned" "next demo: works" "nothing of the killed demo left"; do
+        skip "$t" "swap is on already here, so make demo would make no temporary swapfile"
+    done
+else
+    (cd "$top" && exec env TEMP_SWAP=1 BOX=64M SIZE=1G sh scripts/lab demo ./swap 1G) >"$tmp/demo.out" 2>&1 &
+    demo=$!
+    demo_tag=$(sh "$box" tag "$demo")
+    wait_for boxed_run_of "$demo_tag" && sleep 0.5
+    kill -KILL "$demo"
+    wait "$demo" 2>/dev/null
+    left_swapfile=/var/tmp/swap-demo.$demo_tag.swapfile
+    if [ -n "$(procs)" ] && grep -q "^$left_swapfile " /proc/swaps && [ -n "$(boxes)" ]; then
+        pass "demo killed (SIGKILL) mid-write: its run goes on, its box and swapfile are left"
+    else
+        fail "demo killed mid-write: its run goes on, its box and swapfile are left" "$(cat "$tmp/demo.out")" "procs: $(procs)" "$(cat /proc/swaps)"
+    fi
+    run sh "$box" sweep -n
+    if [ "$rc" -eq 0 ] && grep -q "swapfile $left_swapfile" "$out" && grep -q "PID $demo," "$out"; then
+        pass "sweep -n lists what the demo left, and whose: $(tr '\n' '|' <"$out" | cut -c1-200)"
+    else
+        fail "sweep -n lists what the demo left" "exit $rc" "$(cat "$out" "$err")"
+    fi
+    if [ -n "$(procs)" ] && grep -q "^$left_swapfile " /proc/swaps; then pass "sweep -n changes nothing"
+    else fail "sweep -n changes nothing" "procs: $(procs)" "$(cat /proc/swaps)"; fi
+
+    # The next demo: it sweeps first, then makes its own temporary swapfile.
+    (cd "$top" && env TEMP_SWAP=1 BOX=64M sh scripts/lab demo ./swap 16M) >"$out" 2>"$err"
+    rc=$?
+    said "the next make demo says what it cleaned" "swapfile $left_swapfile turned off and deleted"
+    is "the next make demo works (exit 0)" "$rc" -eq 0
+    left=$(procs; boxes; ls "$left_swapfile" 2>/dev/null; grep "swap-demo" /proc/swaps)
+    is "nothing of the killed demo is left${left:+: $left}" "${#left}" -eq 0
+fi
+
+# 2. The test suite's own leftovers: a test killed with its swapfile on is
+# cleaned by the next test's setup.
+if [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ]; then
+    skip "a killed test's swapfile is swept by the next test" "swap is on already here: the test would make no swapfile"
+else
+    # A test that makes its swapfile and is killed ($0 tells lib.sh where it is).
+    # shellcheck disable=SC2016 # expanded by that test
+    TEST_SWAPFILE=1 sh -c '. "$(dirname "$0")/lib.sh"; want_swap && echo "$test_swapfile" && exec sleep 100' \
+        "$top/tests/leaver" >"$tmp/leaver.out" 2>&1 &
+    leaver=$!
+    wait_for grep -q swapfile "$tmp/leaver.out"
+    kill -KILL "$leaver"
+    sf=$(cat "$tmp/leaver.out")
+    run sh "$top/tests/01-layout.t"
+    if grep -q "swapfile $sf turned off and deleted" "$err" && ! grep -q "^$sf " /proc/swaps && [ ! -e "$sf" ]; then
+        pass "a test killed with its swapfile on: the next test's setup turns it off and deletes it"
+    else
+        fail "a test killed with its swapfile on: the next test's setup turns it off and deletes it" "$sf" "$(cat "$err")"
+    fi
+fi
+# 3. A boxed run, its box helper killed: scripts/box sweep ends the run and
+# removes the box (or stops the systemd scope).
+if ! want_swap; then
+    for t in "box run killed" "sweep: says" "sweep: nothing left"; do box_skip "$t" "$swap_why"; done
+else
+    sh "$box" run 64M "$swap" 1G >/dev/null 2>&1 &
+    runner=$!
+    runner_tag=$(sh "$box" tag "$runner")
+    wait_for boxed_run_of "$runner_tag" && sleep 0.3
+    kill -KILL "$runner"
+    wait "$runner" 2>/dev/null
+    if [ -n "$(procs)" ]; then pass "box run killed (SIGKILL): ./swap goes on in its box"
+    else fail "box run killed (SIGKILL): ./swap goes on in its box" "no process"; fi
+    run sh "$box" sweep
+    said "scripts/box sweep says what it cleaned" "PID $runner is gone"
+    sleep 0.2
+    left=$(procs; boxed_run_of "$runner_tag" && echo "box of $runner_tag")
+    is "after the sweep: no process, no box${left:+: $left}" "${#left}" -eq 0
+fi
+
+# 4. The 1997 script, killed while a row runs: its box, file and work
+# folder are left, and on cgroup v2 the vm.swappiness it set, with MGLRU
+# perhaps the LRU it switched.  The next run of it cleans them first.
+swappiness=$(cat /proc/sys/vm/swappiness) lg=/sys/kernel/mm/lru_gen/enabled
+lru=$(cat "$lg" 2>/dev/null)
+if ! want_swap; then
+    for t in "cva killed" "cva: says" "cva: works" "cva: nothing left" "cva swappiness" "cva lru"; do box_skip "$t" "$swap_why"; done
+else
+    # Its rows run in boxes of their own helpers (scripts/box run), which
+    # live on and finish the row; what is the killed run's own stays.
+    sh "$cva" 200 >/dev/null 2>&1 &
+    c=$!
+    c_tag=$(sh "$box" tag "$c")
+    wait_for test -e "/var/tmp/swap-cva.$c_tag.file"
+    wait_for boxed_run_of ''
+    changed=$(cat /proc/sys/vm/swappiness)
+    kill -KILL "$c"
+    wait "$c" 2>/dev/null
+    wait_for no_boxed_run
+    left=$(ls -d /var/tmp/swap-cva."$c_tag".* "${TMPDIR:-/tmp}"/swap-cva."$c_tag".* 2>/dev/null)
+    if [ -n "$left" ]; then pass "cache-vs-anon killed (SIGKILL) mid-row: its file and folder are left"
+    else fail "cache-vs-anon killed mid-row: its file and folder are left" "nothing found"; fi
+    run sh "$cva" -c 0
+    said "the next cache-vs-anon says what it cleaned" "swap-cva.$c_tag"
+    is "the next cache-vs-anon works (exit 0)" "$rc" -eq 0
+    left=$(ls -d /var/tmp/swap-cva.* "${TMPDIR:-/tmp}"/swap-cva.* 2>/dev/null; boxes)
+    is "nothing of the killed cache-vs-anon is left${left:+: $left}" "${#left}" -eq 0
+    if [ "$changed" = "$swappiness" ]; then
+        skip "vm.swappiness the killed run set (200) is put back" "cgroup v1: each box has its own memory.swappiness, vm.swappiness was never changed"
+    else
+        is "vm.swappiness the killed run set ($changed) is put back to $swappiness" "$(cat /proc/sys/vm/swappiness)" -eq "$swappiness"
+    fi
+    if [ -z "$lru" ]; then
+        skip "lru_gen/enabled the killed run switched is put back" "no MGLRU in this kernel ($(uname -r))"
+    else
+        # Killed while the other LRU is on: once a row of it is out, the
+        # next row runs under it too.
+        other=MGLRU
+        [ $((lru & 1)) -eq 1 ] && other=classic
+        env CVA_REREAD_MAX=20 sh "$cva" 0 200 >"$tmp/cva.out" 2>&1 &
+        c=$!
+        wait_for grep -q "^$other " "$tmp/cva.out"
+        switched=$(cat "$lg")
+        kill -KILL "$c"
+        wait "$c" 2>/dev/null
+        wait_for no_boxed_run
+        run sh "$box" sweep
+        if [ "$switched" != "$lru" ] && [ "$(cat "$lg")" = "$lru" ] && grep -q "lru_gen/enabled put back to $lru" "$err"; then
+            pass "lru_gen/enabled the killed run switched ($switched) is put back to $lru"
+        else
+            fail "lru_gen/enabled the killed run switched is put back to $lru" "seen $switched, now $(cat "$lg")" "$(cat "$err")"
+        fi
+    fi
+fi
+
+# 5. A sweep leaves a live run alone: it finishes intact.
+if ! want_swap; then
+    for t in "a live run is left alone" "the live run still runs" "the live run finishes intact"; do box_skip "$t" "$swap_why"; done
+else
+    sh "$box" run 64M "$swap" 512M >"$tmp/live.out" 2>&1 &
+    live=$!
+    wait_for boxed_run_of "$(sh "$box" tag "$live")"
+    run sh "$box" sweep
+    if grep -q 'nothing left behind' "$err" && [ "$rc" -eq 0 ]; then pass "a sweep during a live run: nothing to clean ($(cat "$err"))"
+    else fail "a sweep during a live run: nothing to clean" "$(cat "$out" "$err")"; fi
+    if [ -n "$(procs)" ]; then pass "the live run still runs after the sweep"
+    else fail "the live run still runs after the sweep"; fi
+    wait "$live"
+    is "the live run finishes intact (exit 0, every page read back)" "$?" -eq 0
+fi
+
+# 6. What is not named as ours is not touched: a file called swap-*, and a
+# name with no owner tag.
+touch "/var/tmp/swap-notours.$$" "/var/tmp/swap-demo.$$.swapfile"
+run sh "$box" sweep
+if [ -e "/var/tmp/swap-notours.$$" ] && [ -e "/var/tmp/swap-demo.$$.swapfile" ]; then
+    pass "names without an owner tag (swap-notours.$$, swap-demo.$$.swapfile) are left alone"
+else
+    fail "names without an owner tag are left alone" "$(cat "$err")"
+fi
+rm -f "/var/tmp/swap-notours.$$" "/var/tmp/swap-demo.$$.swapfile"
+
+done_testing
