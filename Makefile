@@ -18,6 +18,13 @@ STEP = 8M
 SIZE = 256M
 N = 4
 
+# make image: the container image (container/Containerfile), built by the
+# first of ENGINES that is installed; BASE, if set, replaces its build
+# stage's base image.
+ENGINES = podman docker
+IMAGE = swap
+BASE =
+
 all: swap
 
 swap: swap.c
@@ -33,10 +40,17 @@ plot: swap
 class: swap
 	BOX='$(BOX)' sh scripts/lab class '$(N)' '$(SIZE)'
 
+# (Looked up only when make image runs.)
+ENGINE = $(firstword $(foreach e,$(ENGINES),$(if $(shell command -v $(e) 2>/dev/null),$(e))))
+
+image:
+	$(if $(ENGINE),,$(error none of $(ENGINES) is installed: install Podman or Docker))
+	$(ENGINE) build -t '$(IMAGE)' -f container/Containerfile $(if $(BASE),--build-arg 'BASE=$(BASE)') .
+
 check: swap
 	$(PROVE) tests/
 
 clean:
 	rm -f swap *.o swap.svg
 
-.PHONY: all demo plot class check clean
+.PHONY: all demo plot class image check clean

@@ -1,0 +1,128 @@
+#!/bin/sh
+# The container image (container/Containerfile) with a real engine: its
+# build stage compiles swap from this source on a base image made here from
+# Debian's packages (no image registry is needed), the final image holds
+# only the static binary, and a container started with a memory limit is
+# the box: plainly it stays resident; with -m 64m --memory-swap 1g it swaps
+# and -v names both limits; with --memory-swap 64m (no swap) it warns and
+# is killed.  Everything runs in a store of its own, removed at the end: no
+# container, image or layer is left in the engine's.
+#
+# The engine: podman (root), else docker if its daemon answers.  None
+# installed: a skip, or with REQUIRE_CONTAINER=1 (CI) a failure.  One
+# installed that cannot run a container: with REQUIRE_BOX=1 a failure.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+no_engine() {
+    if [ "${REQUIRE_CONTAINER:-0}" = 1 ]; then
+        echo "1..1"
+        echo "not ok 1 - container test could not run (REQUIRE_CONTAINER=1): $1"
+        exit 1
+    fi
+    skip_all "$1"
+}
+
+# make image, whatever is installed: no engine at all is one line.
+run make -s -C "$top" image ENGINES='no-such-engine-1 no-such-engine-2'
+if [ "$rc" -ne 0 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q 'none of no-such-engine-1 no-such-engine-2 is installed' "$err"; then
+    image_line="ok"
+else
+    image_line="exit $rc: $(cat "$out" "$err")"
+fi
+
+if command -v podman >/dev/null 2>&1 && is_root; then
+    # A store of its own, and the settings some hosts need: runc (crun
+    # refuses hosts that mount cgroup v1 and v2 side by side) and no default
+    # ulimits (a sandbox may not raise them).
+    mkdir -p "$tmp/store" "$tmp/run"
+    conf=$tmp/containers.conf
+    printf '[containers]\ndefault_ulimits = []\n' >"$conf"
+    command -v runc >/dev/null 2>&1 && printf '[engine]\nruntime = "runc"\n' >>"$conf"
+    engine() { CONTAINERS_CONF=$conf podman --root "$tmp/store" --runroot "$tmp/run" "$@"; }
+    name=podman
+elif command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then
+    engine() { docker "$@"; }
+    name=docker
+elif command -v podman >/dev/null 2>&1; then
+    no_engine "podman is installed, but this test runs it as root only (not root)"
+else
+    no_engine "neither podman nor docker is installed (Debian: apt-get install podman runc)"
+fi
+command -v debootstrap >/dev/null 2>&1 ||
+    no_engine "no debootstrap, to make the build stage's base image from Debian's packages"
+need_room 256
+plan 15
+
+if [ "$image_line" = ok ]; then pass "make image with no engine: one line, non-zero exit ($(cat "$err"))"
+else fail "make image with no engine: one line, non-zero exit" "$image_line"; fi
+
+base=localhost/swap-test-base:$tag img=localhost/swap-test:$tag
+cleanup_engine() {
+    engine rm -a -f >/dev/null 2>&1
+    engine rmi -f "$img" "$base" >/dev/null 2>&1
+    [ "$name" = docker ] || engine rmi -a -f >/dev/null 2>&1
+}
+trap 'cleanup_engine; cleanup' EXIT
+
+# The base: Debian's minimal system with a C compiler, from the mirror the
+# host uses, imported into the engine.
+mirror=$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
+[ -n "$mirror" ] || mirror=$(awk '$1 == "deb" { print $2; exit }' /etc/apt/sources.list 2>/dev/null)
+suite=$(sed -n "s/^VERSION_CODENAME=//p" /etc/os-release 2>/dev/null)
+[ -n "$suite" ] || suite=bookworm
+t0=$(date +%s)
+if debootstrap --variant=minbase --include=gcc,libc6-dev,make "$suite" "$tmp/rootfs" "${mirror:-http://deb.debian.org/debian}" >"$tmp/debootstrap.log" 2>&1 &&
+    tar -C "$tmp/rootfs" -c . | engine import - "$base" >"$out" 2>"$err"; then
+    pass "a base image with a compiler, made from Debian's $suite packages ($(($(date +%s) - t0)) s)"
+else
+    fail "a base image with a compiler, made from Debian's $suite packages" "$(tail -n 5 "$tmp/debootstrap.log")" "$(cat "$err")"
+    done_testing
+fi
+rm -rf "$tmp/rootfs"
+
+t0=$(date +%s)
+run engine build --build-arg "BASE=$base" -t "$img" -f "$top/container/Containerfile" "$top"
+is "$name build: the build stage compiles swap, exit 0 ($(($(date +%s) - t0)) s)" "$rc" -eq 0
+[ "$rc" -eq 0 ] || { show_run; done_testing; }
+size=$(engine image inspect --format '{{.Size}}' "$img")
+is "the final image holds only the static binary: $size bytes, under 2 MB" "${size:-99999999}" -lt 2097152
+
+run engine run --rm "$img"
+is "plainly: exit 0" "$rc" -eq 0
+is "plainly: RSS at least 256 MB after writing" "$(field 2 rss)" -ge 256
+is "plainly: no swap" "$(field 3 swap)" -eq 0
+[ "$failures" -eq 0 ] || show_run
+
+if ! want_swap; then
+    for t in "boxed: exit 0" "boxed: RSS" "boxed: swap" "boxed: read faults" "boxed: -v limits" \
+        "no swap: warning" "no swap: killed"; do box_skip "$t" "$swap_why"; done
+else
+run engine run --rm -m 64m --memory-swap 1g "$img" -v
+show_run
+is "-m 64m --memory-swap 1g: exit 0 (every page read back intact)" "$rc" -eq 0
+is "-m 64m --memory-swap 1g: RSS at most 64 MB after writing" "$(field 2 rss)" -le 64
+is "-m 64m --memory-swap 1g: at least 150 MB in swap after writing" "$(field 2 swap)" -ge 150
+npages=$((268435456 / $(getconf PAGESIZE))) cluster=$(cat /proc/sys/vm/page-cluster)
+is "-m 64m --memory-swap 1g: the read step adds at least $((npages / (2 << cluster))) major faults" \
+    "$(($(field 3 major) - $(field 2 major)))" -ge $((npages / (2 << cluster)))
+if grep -qx 'memory limit:   64 MB' "$out" && grep -qx 'swap limit:     960 MB' "$out"; then
+    pass "-v names the 64 MB limit and the 960 MB of swap (--memory-swap is memory plus swap)"
+else
+    fail "-v names the 64 MB limit and the 960 MB of swap" "$(grep limit "$out")"
+fi
+
+run engine run --rm -m 64m --memory-swap 64m "$img"
+if grep -q '^swap: warning: memory limit 64 MB is below 256 MB and the swap limit is 0, so the kernel will kill this program$' "$err"; then
+    pass "--memory-swap 64m (no swap): the warning on stderr"
+else
+    fail "--memory-swap 64m (no swap): the warning on stderr" "$(cat "$err")"
+fi
+is "--memory-swap 64m (no swap): killed by the kernel (exit 137)" "$rc" -eq 137
+fi
+
+cleanup_engine
+if [ "$name" = podman ]; then left=$(engine ps -a -q; engine images -a -q)
+else left=$(docker ps -a -q --filter "ancestor=$img"; docker image inspect -f '{{.Id}}' "$img" "$base" 2>/dev/null); fi
+is "nothing left in the engine: no container, no image, no layer${left:+: $left}" "${#left}" -eq 0
+done_testing
