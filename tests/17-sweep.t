@@ -18,10 +18,12 @@ cva=$top/scripts/cache-vs-anon
 boxes() { find /sys/fs/cgroup -type d -name 'swap-box*' 2>/dev/null; }
 # Our program, running (a killed one may stay a zombie until PID 1 reaps it).
 procs() { ps -eo pid=,stat=,comm= | awk '$3 == "swap" && $2 !~ /^Z/ { print $1 }'; }
-# wait_for CMD...: until CMD succeeds, at most 60 s.
+# wait_for CMD...: until CMD succeeds, at most $wait_max tenths of a second
+# (60 s; an emulated machine may need more for rows of cache-vs-anon).
+wait_max=600
 wait_for() {
     i=0
-    while ! "$@" && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+    while ! "$@" && [ $i -lt $wait_max ]; do sleep 0.1; i=$((i + 1)); done
     "$@"
 }
 # boxed_run_of TAG: a process runs in the box of owner TAG (any box of
@@ -34,6 +36,8 @@ boxed_run_of() {
 }
 # shellcheck disable=SC2317 # called through wait_for
 no_boxed_run() { ! boxed_run_of ''; }
+# shellcheck disable=SC2317 # called through wait_for
+lru_switched() { [ "$(cat "$lg")" != "$lru" ]; }
 # said DESC: the one line on stderr ($err) says it cleaned up, naming $1.
 said() {
     if [ "$(grep -c 'cleaned up after runs that were killed' "$err")" -eq 1 ] && grep -q "$2" "$err"; then
@@ -156,13 +160,16 @@ else
     if [ -z "$lru" ]; then
         skip "lru_gen/enabled the killed run switched is put back" "no MGLRU in this kernel ($(uname -r))"
     else
-        # Killed while the other LRU is on: once a row of it is out, the
-        # next row runs under it too.
-        other=MGLRU
-        [ $((lru & 1)) -eq 1 ] && other=classic
-        env CVA_REREAD_MAX=20 sh "$cva" 0 200 >"$tmp/cva.out" 2>&1 &
+        # Killed while the other LRU is on: once the last row under the LRU
+        # in use is out, the script switches, and the next row runs under it.
+        in_use=classic
+        [ $((lru & 1)) -eq 1 ] && in_use=MGLRU
+        env CVA_REREAD_MAX=20 sh "$cva" 0 >"$tmp/cva.out" 2>&1 &
         c=$!
-        wait_for grep -q "^$other " "$tmp/cva.out"
+        wait_max=3000
+        wait_for grep -q "^$in_use re-read " "$tmp/cva.out"
+        wait_for lru_switched
+        wait_max=600
         switched=$(cat "$lg")
         kill -KILL "$c"
         wait "$c" 2>/dev/null
