@@ -39,10 +39,13 @@ if command -v podman >/dev/null 2>&1 && is_root; then
     conf=$tmp/containers.conf
     printf '[containers]\ndefault_ulimits = []\n' >"$conf"
     command -v runc >/dev/null 2>&1 && printf '[engine]\nruntime = "runc"\n' >>"$conf"
-    engine() { CONTAINERS_CONF=$conf podman --root "$tmp/store" --runroot "$tmp/run" "$@"; }
+    # From the test's own folder: conmon writes a file "oom" into its
+    # working directory when the kernel kills a container (seen with podman
+    # 4.3 and runc), and the project's tree is no place for it.
+    engine() { (cd "$tmp" && CONTAINERS_CONF=$conf podman --root "$tmp/store" --runroot "$tmp/run" "$@"); }
     name=podman
 elif command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then
-    engine() { docker "$@"; }
+    engine() { (cd "$tmp" && docker "$@"); }
     name=docker
 elif command -v podman >/dev/null 2>&1; then
     no_engine "podman is installed, but this test runs it as root only (not root)"
