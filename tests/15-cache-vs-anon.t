@@ -77,7 +77,7 @@ else
         fail "-c: only the LRU in use ($lru_in_use), nothing switched" "exit $rc, rows of: $got, lru_gen/enabled $(cat "$lg")"
     fi
 fi
-left=$(ls -d /var/tmp/swap-cva.* "${TMPDIR:-/tmp}"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' 2>/dev/null)
+left=$(ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' 2>/dev/null)
 is "no file, temporary folder or box left${left:+: $left}" "${#left}" -eq 0
 
 # Interrupted in the middle: still nothing left, swappiness back.
@@ -87,7 +87,7 @@ sleep 1
 kill -TERM "$pid"
 wait "$pid"
 sleep 0.3
-left=$(ls -d /var/tmp/swap-cva.* "${TMPDIR:-/tmp}"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' 2>/dev/null; pgrep -f "^$swap 48M\$")
+left=$(ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' 2>/dev/null; pgrep -f "^$swap 48M\$")
 if [ -z "$left" ] && [ "$(cat /proc/sys/vm/swappiness)" -eq "$swappiness" ]; then
     pass "interrupted: nothing left, vm.swappiness $swappiness"
 else

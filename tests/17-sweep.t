@@ -61,7 +61,7 @@ else
     wait_for boxed_run_of "$demo_tag" && sleep 0.5
     kill -KILL "$demo"
     wait "$demo" 2>/dev/null
-    left_swapfile=/var/tmp/swap-demo.$demo_tag.swapfile
+    left_swapfile=$work_dir/swap-demo.$demo_tag.swapfile
     if [ -n "$(procs)" ] && grep -q "^$left_swapfile " /proc/swaps && [ -n "$(boxes)" ]; then
         pass "demo killed (SIGKILL) mid-write: its run goes on, its box and swapfile are left"
     else
@@ -138,19 +138,19 @@ else
     sh "$cva" 200 >/dev/null 2>&1 &
     c=$!
     c_tag=$(sh "$box" tag "$c")
-    wait_for test -e "/var/tmp/swap-cva.$c_tag.file"
+    wait_for test -e "$work_dir/swap-cva.$c_tag.file"
     wait_for boxed_run_of ''
     changed=$(cat /proc/sys/vm/swappiness)
     kill -KILL "$c"
     wait "$c" 2>/dev/null
     wait_for no_boxed_run
-    left=$(ls -d /var/tmp/swap-cva."$c_tag".* "${TMPDIR:-/tmp}"/swap-cva."$c_tag".* 2>/dev/null)
+    left=$(ls -d "$work_dir"/swap-cva."$c_tag".* "$state_dir"/swap-cva."$c_tag".* 2>/dev/null)
     if [ -n "$left" ]; then pass "cache-vs-anon killed (SIGKILL) mid-row: its file and folder are left"
     else fail "cache-vs-anon killed mid-row: its file and folder are left" "nothing found"; fi
     run sh "$cva" -c 0
     said "the next cache-vs-anon says what it cleaned" "swap-cva.$c_tag"
     is "the next cache-vs-anon works (exit 0)" "$rc" -eq 0
-    left=$(ls -d /var/tmp/swap-cva.* "${TMPDIR:-/tmp}"/swap-cva.* 2>/dev/null; boxes)
+    left=$(ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; boxes)
     is "nothing of the killed cache-vs-anon is left${left:+: $left}" "${#left}" -eq 0
     if [ "$changed" = "$swappiness" ]; then
         skip "vm.swappiness the killed run set (200) is put back" "cgroup v1: each box has its own memory.swappiness, vm.swappiness was never changed"
@@ -204,13 +204,13 @@ fi
 
 # 6. What is not named as ours is not touched: a file called swap-*, and a
 # name with no owner tag.
-touch "/var/tmp/swap-notours.$$" "/var/tmp/swap-demo.$$.swapfile"
+touch "$work_dir/swap-notours.$$" "$work_dir/swap-demo.$$.swapfile"
 run sh "$box" sweep
-if [ -e "/var/tmp/swap-notours.$$" ] && [ -e "/var/tmp/swap-demo.$$.swapfile" ]; then
+if [ -e "$work_dir/swap-notours.$$" ] && [ -e "$work_dir/swap-demo.$$.swapfile" ]; then
     pass "names without an owner tag (swap-notours.$$, swap-demo.$$.swapfile) are left alone"
 else
     fail "names without an owner tag are left alone" "$(cat "$err")"
 fi
-rm -f "/var/tmp/swap-notours.$$" "/var/tmp/swap-demo.$$.swapfile"
+rm -f "$work_dir/swap-notours.$$" "$work_dir/swap-demo.$$.swapfile"
 
 done_testing

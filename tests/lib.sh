@@ -14,19 +14,30 @@ set -u
     swap=$top/swap
     box=$top/scripts/box
     lab=$top/scripts/lab
-    # What a test run that was killed left, first; then this test's tag
-    # (scripts/box: PID.START) in the names of what it makes.
-    sh "$box" sweep -q
+    # What a test run that was killed left, first (not for a test that
+    # looks for leftovers itself: no_sweep=1); then this test's tag
+    # (scripts/box: PID.START) in the names of what it makes, in this
+    # user's own folders (scripts/box dirs), never in a shared one.
+    [ -n "${no_sweep-}" ] || sh "$box" sweep -q
     tag=$(sh "$box" tag $$) || exit 1
-    tmp=$(mktemp -d "${TMPDIR:-/tmp}/swap-test.$tag.XXXXXX") || exit 1
+    dirs=$(sh "$box" dirs) || exit 1
+    state_dir=$(echo "$dirs" | sed -n 1p) work_dir=$(echo "$dirs" | sed -n 2p)
+    tmp=$(mktemp -d "$work_dir/swap-test.$tag.XXXXXX") || exit 1
     out=$tmp/out err=$tmp/err rc=0
     n=0 failures=0
 }
 
-test_swapfile='' thp_saved=''
+test_swapfile='' thp_saved='' protected_saved='' student=''
 cleanup() {
     [ -z "$test_swapfile" ] || sh "$box" swapoff "$test_swapfile"
     [ -z "$thp_saved" ] || echo "$thp_saved" >/sys/kernel/mm/transparent_hugepage/enabled
+    for kv in $protected_saved; do
+        echo "${kv#*=}" >"/proc/sys/fs/protected_${kv%%=*}" && rm -f "$state_dir/swap-test.$tag.protected_${kv%%=*}"
+    done
+    if [ -n "$student" ]; then
+        # shellcheck disable=SC1090,SC2034 # scripts/box, for remove_student only
+        (box_library=1 && . "$box" && remove_student "$student" "$tag") && rm -f "$state_dir/swap-test.$tag.student"
+    fi
     rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -116,7 +127,7 @@ want_swap() {
     [ "${TEST_SWAPFILE:-0}" = 1 ] || return 1
     swap_why="no swap is on, and only root may make a swapfile"
     is_root || return 1
-    test_swapfile=/var/tmp/swap-test.$tag.swapfile
+    test_swapfile=$work_dir/swap-test.$tag.swapfile
     sh "$box" swapon "$test_swapfile" 2>"$tmp/swapon.err" && return 0
     test_swapfile=''
     swap_why="cannot turn on a swapfile: $(cat "$tmp/swapon.err")"
@@ -142,3 +153,36 @@ need_box() {
     how=$(sh "$box" how) || box_skip_all "no way to make a memory box: ${how#none: }"
     diag "box: $how"
 }
+
+# record NAME VALUE: what a setting was, for scripts/box sweep should this
+# test be killed before its cleanup runs (a new file: O_EXCL).
+record() { echo "$2" | (umask 077 && dd of="$state_dir/swap-test.$tag.$1" conv=excl status=none) 2>/dev/null; }
+
+# protected NAME VALUE: fs.protected_NAME set to VALUE for the test's
+# length; the cleanup puts it back.  1 if it cannot be set.
+protected() {
+    f=/proc/sys/fs/protected_$1
+    was=$(cat "$f" 2>/dev/null) || return 1
+    [ "$was" = "$2" ] && return 0
+    record "protected_$1" "$was" || return 1
+    protected_saved="$protected_saved $1=$was"
+    echo "$2" >"$f" 2>/dev/null
+}
+
+# make_student: a real unprivileged user for this test (in $student, its
+# UID in $student_uid), removed with all it made by the cleanup, or by a
+# sweep if the test is killed.
+make_student() {
+    record student "swap-student-$$" || return 1
+    student=swap-student-$$
+    if ! useradd --no-create-home --home-dir / --shell /bin/sh --user-group "$student" 2>"$tmp/useradd.err"; then
+        rm -f "$state_dir/swap-test.$tag.student"
+        student=''
+        return 1
+    fi
+    # shellcheck disable=SC2034 # for the test that made it
+    student_uid=$(id -u "$student")
+}
+# as_student CMD...: CMD as that user, with nothing of root's environment
+# but PATH.
+as_student() { runuser -u "$student" -- env -i PATH=/usr/bin:/bin HOME=/ "$@"; }
