@@ -16,8 +16,10 @@ plan 20
 cva=$top/scripts/cache-vs-anon
 # Our boxes: cgroups swap-box.TAG, systemd scopes swap-box-PID-START.scope.
 boxes() { find /sys/fs/cgroup -type d -name 'swap-box*' 2>/dev/null; }
-# Our program, running (a killed one may stay a zombie until PID 1 reaps it).
-procs() { ps -eo pid=,stat=,comm= | awk '$3 == "swap" && $2 !~ /^Z/ { print $1 }'; }
+# Our program, this checkout's (the demo runs ./swap) and this user's, running (a killed one may
+# stay a zombie until PID 1 reaps it; another user's may run beside).
+procs() { pgrep -u "$(id -u)" -f "^($swap|\./swap)( |\$)" | while read -r p; do
+    case $(sed -n 's/.*) \(.\).*/\1/p' "/proc/$p/stat" 2>/dev/null) in Z|'') ;; *) echo "$p" ;; esac; done; }
 # wait_for CMD...: until CMD succeeds, at most $wait_max tenths of a second
 # (60 s; an emulated machine may need more for rows of cache-vs-anon).
 wait_max=600

@@ -35,14 +35,17 @@ if command -v podman >/dev/null 2>&1 && is_root; then
     # A store of its own, and the settings some hosts need: runc (crun
     # refuses hosts that mount cgroup v1 and v2 side by side) and no default
     # ulimits (a sandbox may not raise them).
-    mkdir -p "$tmp/store" "$tmp/run"
+    # podman wants a runroot of at most 50 characters: root's own state
+    # folder is short.
+    mkdir -p "$tmp/store"
+    runroot=$(mktemp -d "$state_dir/swap-run.$tag.XXXXXX") || no_engine "cannot make a runroot in $state_dir"
     conf=$tmp/containers.conf
     printf '[containers]\ndefault_ulimits = []\n' >"$conf"
     command -v runc >/dev/null 2>&1 && printf '[engine]\nruntime = "runc"\n' >>"$conf"
     # From the test's own folder: conmon writes a file "oom" into its
     # working directory when the kernel kills a container (seen with podman
     # 4.3 and runc), and the project's tree is no place for it.
-    engine() { (cd "$tmp" && CONTAINERS_CONF=$conf podman --root "$tmp/store" --runroot "$tmp/run" "$@"); }
+    engine() { (cd "$tmp" && CONTAINERS_CONF=$conf podman --root "$tmp/store" --runroot "$runroot" "$@"); }
     name=podman
 elif command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then
     engine() { (cd "$tmp" && docker "$@"); }
@@ -66,7 +69,7 @@ cleanup_engine() {
     engine rmi -f "$img" "$base" >/dev/null 2>&1
     [ "$name" = docker ] || engine rmi -a -f >/dev/null 2>&1
 }
-trap 'cleanup_engine; cleanup' EXIT
+trap 'cleanup_engine; [ -z "${runroot-}" ] || rm -rf "$runroot"; cleanup' EXIT
 
 # The base: Debian's minimal system with a C compiler, from the mirror the
 # host uses, imported into the engine.
