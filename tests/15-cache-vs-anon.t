@@ -21,7 +21,7 @@ if ! is_root; then
 fi
 need_box
 need_swap
-plan 14
+plan 15
 
 if command -v setpriv >/dev/null 2>&1; then
     run setpriv --reuid=65534 --regid=65534 --clear-groups sh "$cva"
@@ -50,12 +50,24 @@ if head -n 1 "$out" | grep -qE "^kernel $(uname -r | sed 's/[].[*^$+?(){}|\\]/\\
 else
     fail "first: the kernel, the cgroup version and the LRU" "$(head -n 1 "$out")"
 fi
-rowre='^(classic|MGLRU) +(warm|re-read) +(0|200) +[0-9]+ MB +[0-9]+ MB +[0-9]+ MB +[0-9]+ +[0-9]+\.[0-9]{2} s +[0-9]+ MB +[0-9]+ +([0-9]+|-)$'
+# A row is a completed run (read faults and time), or one the kernel's
+# OOM killer ended ("killed -"; at swappiness 0 with the cache kept hot,
+# neither gives way): both are results, and the row says which.
+rowre='^(classic|MGLRU) +(warm|re-read) +(0|200) +[0-9]+ MB +[0-9]+ MB +[0-9]+ MB +([0-9]+ +[0-9]+\.[0-9]{2} s|killed +-) +[0-9]+ MB +[0-9]+ +([0-9]+|-)$'
 got_lrus=$(grep -E "$rowre" "$out" | awk '!seen[$1]++ { printf "%s%s", sep, $1; sep = " " }')
 is "four rows, warm and re-read for 0 and 200, under each LRU ($want_lrus)" \
     "$(grep -cE "$rowre" "$out")" -eq $((4 * $(echo "$want_lrus" | wc -w)))
 if [ "$got_lrus" = "$want_lrus" ]; then pass "the rows name their LRU, the one in use first: $got_lrus"
 else fail "the rows name their LRU, the one in use first" "got '$got_lrus', want '$want_lrus'"; fi
+killed=$(grep -E "$rowre" "$out" | grep -c ' killed ')
+if [ "$killed" -eq 0 ]; then
+    if grep -q '^killed: ' "$out"; then fail "no row killed, and no note of one" "$(grep '^killed: ' "$out")"
+    else pass "every row completed (none killed), and no note of a kill"; fi
+elif grep -q "^killed: the kernel's OOM killer ended swap in that box (exit 137)" "$out"; then
+    pass "$killed row(s) killed by the kernel, shown as such and explained in a note: $(grep -E "$rowre" "$out" | grep ' killed ' | tr -s ' ' | tr '\n' '|')"
+else
+    fail "a killed row is explained in a note" "$(cat "$out")"
+fi
 col() { awk -v l="$1" -v c="$2" -v s="$3" -v f="$4" '$1 == l && $2 == c && $3 == s { print $f }' "$out"; }
 is "warm: the 40 MB file was in the box's cache before the run (MB)" "$(col "$lru_in_use" warm 0 4)" -ge 30
 is "warm, swappiness 0: nothing of the program went to swap" "$(col "$lru_in_use" warm 0 8)" -eq 0

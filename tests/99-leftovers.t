@@ -7,7 +7,7 @@
 no_sweep=1
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 6
+plan 7
 
 # gone NAME: NAME carries an owner tag (swap-KIND.PID.START...) whose owner
 # has ended.
@@ -26,6 +26,10 @@ is "no box cgroup of an ended run is left${dirs:+: $dirs}" "${#dirs}" -eq 0
 # Temporary folders, the 1997 script's file, records of changed settings.
 temps=$(find "$state_dir" "$work_dir" -mindepth 1 -maxdepth 1 -name 'swap-*' 2>/dev/null | sort -u | keep_gone)
 is "no temporary file, folder or record of an ended run is left${temps:+: $temps}" "${#temps}" -eq 0
+# Besides what runs own (swap-*), only the container base that
+# TEST_BUILD_STAGE=1 keeps (docs/tests.md).
+other=$(find "$state_dir" "$work_dir" -mindepth 1 -maxdepth 1 ! -name 'swap-*' ! -name 'container-base.*.tar' 2>/dev/null | sort -u)
+is "nothing else in this user's folders but the kept container base${other:+: $other}" "${#other}" -eq 0
 procs=$(pgrep -u "$(id -u)" -f "^$top/swap( |\$)" 2>/dev/null)
 is "no ./swap process of this checkout is left${procs:+: $procs}" "${#procs}" -eq 0
 # The sweep sees the same: it would undo nothing, and finds nothing odd.
