@@ -35,7 +35,7 @@ demo: swap
 	BOX='$(BOX)' SIZE='$(SIZE)' sh scripts/lab demo ./swap $(filter-out 256M,$(SIZE))
 
 plot: swap
-	BOX='$(BOX)' SIZE='$(SIZE)' sh scripts/lab plot swap.svg ./swap -i '$(STEP)' $(filter-out 256M,$(SIZE))
+	BOX='$(BOX)' SIZE='$(SIZE)' sh scripts/lab plot swap.svg ./swap -m -i '$(STEP)' $(filter-out 256M,$(SIZE))
 
 class: swap
 	BOX='$(BOX)' sh scripts/lab class '$(N)' '$(SIZE)'

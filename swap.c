@@ -29,12 +29,19 @@
  * written or read, as it goes: a live view of RSS filling the box and
  * stopping there while swap grows, and of the major faults piling up.
  *
- * Usage: swap [-v] [-o ORDER] [-i STEP] [SIZE]   (swap --help says more)
+ * With -m it shows *which* pages are where: after each line, a strip from
+ * the mapping's first page to its last, read from /proc/self/pagemap (bit
+ * 63: present in RAM, bit 62: in swap; readable without privilege, and
+ * reading it faults nothing in).  With -v, after each step, how long the
+ * box's tasks stalled waiting for memory (PSI).
+ *
+ * Usage: swap [-v] [-m] [-o ORDER] [-i STEP] [SIZE]   (swap --help says more)
  */
 #define _DEFAULT_SOURCE         /* MAP_ANONYMOUS, MADV_NOHUGEPAGE under -std=c11 */
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -92,7 +99,7 @@ static void size_text(char *buf, size_t len, unsigned long long bytes)
 
 static void usage(void)
 {
-    printf("Usage: %s [-v] [-o ORDER] [-i STEP] [SIZE]\n"
+    printf("Usage: %s [-v] [-m] [-o ORDER] [-i STEP] [SIZE]\n"
            "Map SIZE bytes of anonymous memory, write one byte per page, read one byte\n"
            "per page, and after each step print VmRSS, VmSwap, major faults and time.\n"
            "\n"
@@ -104,9 +111,12 @@ static void usage(void)
            "  -i STEP   also print a line each time another STEP (K, M or G, at\n"
            "            most SIZE) has been written, and again while it is read\n"
            "            back; their time column is the time since the step began\n"
+           "  -m        after each line, a map of the pages from first to last:\n"
+           "            # in RAM, . in swap, : mixed, blank not touched yet\n"
            "  -v        first print what shapes the result: kernel, page size, THP,\n"
            "            swap readahead, swappiness, the LRU, swap devices, zswap,\n"
-           "            this cgroup and its limits, the read order\n"
+           "            this cgroup and its limits, the read order; after each step,\n"
+           "            the time spent stalled on memory (PSI)\n"
            "  -h, --help  this text\n"
            "\n"
            "To watch it swap, run it in a box smaller than SIZE, e.g.\n"
@@ -182,7 +192,7 @@ static size_t nth_page(enum order order, size_t k, size_t npages)
 
 struct options {
     unsigned long long size;    /* bytes, not yet rounded to pages */
-    int verbose;
+    int verbose, map;
     enum order order;
     unsigned long long step;    /* -i: bytes between progress lines; 0: none */
 };
@@ -247,7 +257,7 @@ static const char *option_value(int argc, char *argv[], int *i, const char *what
 
 static struct options parse_args(int argc, char *argv[])
 {
-    struct options opt = { DEFAULT_SIZE, 0, FORWARD, 0 };
+    struct options opt = { DEFAULT_SIZE, 0, 0, FORWARD, 0 };
     const char *step = NULL;
     int have_size = 0, only_operands = 0;
 
@@ -260,6 +270,8 @@ static struct options parse_args(int argc, char *argv[])
             usage();
         } else if (!only_operands && strcmp(arg, "-v") == 0) {
             opt.verbose = 1;
+        } else if (!only_operands && strcmp(arg, "-m") == 0) {
+            opt.map = 1;
         } else if (!only_operands && strncmp(arg, "-o", 2) == 0) {
             opt.order = parse_order(option_value(argc, argv, &i, "an ORDER"));
         } else if (!only_operands && strncmp(arg, "-i", 2) == 0) {
@@ -328,6 +340,126 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Seconds spent drawing page maps (-m) so far: no step's time counts them. */
+static double map_seconds;
+
+struct clock { double start, map_seconds; };
+
+static struct clock clock_start(void)
+{
+    struct clock c = { now(), map_seconds };
+
+    return c;
+}
+
+static double clock_read(struct clock c)
+{
+    return now() - c.start - (map_seconds - c.map_seconds);
+}
+
+/* ------------------------------------------------------- page map (-m) */
+
+/* Which of the mapping's pages are where, from /proc/self/pagemap: one
+ * 64-bit entry per virtual page, bit 63 "present in RAM", bit 62 "in
+ * swap" (Documentation/admin-guide/mm/pagemap.rst).  A page zswap or zram
+ * holds is a swapped page too.  A page never touched is neither.  The
+ * kernel reads the page tables to answer: nothing is faulted in. */
+#ifndef PAGEMAP_PATH
+#define PAGEMAP_PATH "/proc/self/pagemap"
+#endif
+#define MAP_WIDTH 64
+#define PM_PRESENT (1ULL << 63)
+#define PM_SWAPPED (1ULL << 62)
+
+static struct {
+    int fd;                     /* -1: no map (not asked for, or unreadable) */
+    const unsigned char *mem;
+    size_t npages, page, cells;
+} pagemap = { -1, NULL, 0, 0, 0 };
+
+static void map_start(const unsigned char *mem, size_t npages, size_t page)
+{
+    char amount[32];
+
+    pagemap.fd = open(PAGEMAP_PATH, O_RDONLY);
+    if (pagemap.fd == -1) {
+        printf("map: cannot read %s (%s): no page map in this run\n", PAGEMAP_PATH, strerror(errno));
+        return;
+    }
+    pagemap.mem = mem;
+    pagemap.npages = npages;
+    pagemap.page = page;
+    pagemap.cells = npages < MAP_WIDTH ? npages : MAP_WIDTH;
+    size_text(amount, sizeof(amount), (unsigned long long)(npages / pagemap.cells) * page);
+    printf("map: %zu marks of %s each: # in RAM, . in swap, : mixed, blank not yet touched\n",
+           pagemap.cells, amount);
+}
+
+/* The mark for one share of the pages: the state of at least 7 in 8 of
+ * them, else mixed.  (A random read leaves a quarter of every share in RAM:
+ * mixed, which is the point.) */
+static char map_mark(size_t ram, size_t swapped, size_t untouched)
+{
+    size_t all = ram + swapped + untouched;
+
+    if (8 * ram >= 7 * all)
+        return '#';
+    if (8 * swapped >= 7 * all)
+        return '.';
+    if (8 * untouched >= 7 * all)
+        return ' ';
+    return ':';
+}
+
+/* One strip, from the first page to the last.  The entries are read a page
+ * of them at a time into a buffer on the stack, which every strip uses
+ * again: it stays resident, so the map itself costs no major fault. */
+static void map_line(void)
+{
+    uint64_t entries[512];
+    char strip[MAP_WIDTH + 1];
+    size_t cell = 0, ram = 0, swapped = 0, untouched = 0;
+    off_t first;
+    double t;
+
+    if (pagemap.fd == -1)
+        return;
+    t = now();
+    first = (off_t)((uintptr_t)pagemap.mem / pagemap.page) * (off_t)sizeof(uint64_t);
+    for (size_t i = 0; i < pagemap.npages;) {
+        size_t n = pagemap.npages - i < 512 ? pagemap.npages - i : 512;
+        ssize_t got = pread(pagemap.fd, entries, n * sizeof(uint64_t),
+                            first + (off_t)(i * sizeof(uint64_t)));
+
+        if (got <= 0 || (size_t)got % sizeof(uint64_t) != 0) {
+            printf("map: reading %s failed (%s): no more page maps\n", PAGEMAP_PATH,
+                   got == -1 ? strerror(errno) : "short read");
+            close(pagemap.fd);
+            pagemap.fd = -1;
+            return;
+        }
+        n = (size_t)got / sizeof(uint64_t);
+        for (size_t k = 0; k < n; k++, i++) {
+            /* Cell c holds the pages from c * npages / cells up. */
+            while (cell + 1 < pagemap.cells && i >= (cell + 1) * pagemap.npages / pagemap.cells) {
+                strip[cell++] = map_mark(ram, swapped, untouched);
+                ram = swapped = untouched = 0;
+            }
+            if (entries[k] & PM_PRESENT)
+                ram++;
+            else if (entries[k] & PM_SWAPPED)
+                swapped++;
+            else
+                untouched++;
+        }
+    }
+    strip[cell++] = map_mark(ram, swapped, untouched);
+    strip[cell] = '\0';
+    printf("%-10s[%s]\n", "", strip);
+    fflush(stdout);
+    map_seconds += now() - t;
+}
+
 /* VmRSS and VmSwap, in kB, from /proc/self/status. */
 static void read_status(long *rss_kb, long *swap_kb)
 {
@@ -366,6 +498,7 @@ static void report(const char *label, double seconds)
     /* Line by line, so a class watching through a pipe (or a box that
      * kills the program) still sees every line already reached. */
     fflush(stdout);
+    map_line();
 }
 
 /* -i STEP: where the next progress line of a step is due.  The loops only
@@ -374,11 +507,11 @@ struct progress {
     const char *verb;           /* "writing" or "reading" */
     size_t every, next;         /* pages; next is SIZE_MAX when none is due */
     size_t npages, page;
-    double start;
+    struct clock start;
 };
 
 static struct progress progress_start(const char *verb, unsigned long long step,
-                                      size_t npages, size_t page, double start)
+                                      size_t npages, size_t page, struct clock start)
 {
     struct progress p = { verb, 0, SIZE_MAX, npages, page, start };
 
@@ -397,7 +530,7 @@ static void progress_line(struct progress *p, size_t done)
 
     size_text(amount, sizeof(amount), (unsigned long long)done * p->page);
     snprintf(label, sizeof(label), "%s: %s", p->verb, amount);
-    report(label, now() - p->start);
+    report(label, clock_read(p->start));
     p->next = p->npages - done > p->every ? done + p->every : SIZE_MAX;
 }
 
@@ -603,6 +736,96 @@ static void print_lru(void)
     }
 }
 
+/* ------------------------------------------------------- memory stalls */
+
+/* Pressure stall information (Documentation/accounting/psi.rst): the time,
+ * in microseconds since boot, that some task (some) or every task (full)
+ * of a group waited for memory: reclaim, swap-in, refaults.  The box's
+ * own on cgroup v2 (memory.pressure), else the whole machine's. */
+struct stall {
+    int on;
+    char path[PATH_MAX + 32];
+    const char *whose;
+    unsigned long long some, full;      /* totals at the step's start */
+};
+
+static int read_pressure(const char *path, unsigned long long *some, unsigned long long *full)
+{
+    char line[256];
+    int found = 0;
+    FILE *f = fopen(path, "r");
+
+    if (f == NULL)
+        return -1;
+    while (fgets(line, sizeof(line), f) != NULL) {
+        const char *total = strstr(line, "total=");
+
+        if (total == NULL)
+            continue;
+        if (strncmp(line, "some ", 5) == 0) {
+            *some = strtoull(total + 6, NULL, 10);
+            found |= 1;
+        } else if (strncmp(line, "full ", 5) == 0) {
+            *full = strtoull(total + 6, NULL, 10);
+            found |= 2;
+        }
+    }
+    fclose(f);
+    return found == 3 ? 0 : -1;
+}
+
+/* Where the stall time comes from, said in -v's PSI line. */
+static struct stall stall_source(void)
+{
+    struct stall st = { 0 };
+    struct memcg cg = find_memcg();
+
+    if (cg.version == 2) {
+        snprintf(st.path, sizeof(st.path), "%s/memory.pressure", cg.dir);
+        st.whose = "this cgroup";
+        if (read_pressure(st.path, &st.some, &st.full) == 0) {
+            st.on = 1;
+            return st;
+        }
+    }
+    snprintf(st.path, sizeof(st.path), "%s", "/proc/pressure/memory");
+    st.whose = "whole machine";
+    st.on = read_pressure(st.path, &st.some, &st.full) == 0;
+    return st;
+}
+
+static void print_stall_source(void)
+{
+    struct stall st = stall_source();
+
+    if (!st.on)
+        printf("%-16s%s\n", "PSI:", "not available (no /proc/pressure/memory: a kernel without "
+               "CONFIG_PSI, or booted with psi=0)");
+    else if (strcmp(st.whose, "this cgroup") == 0)
+        printf("%-16s%s (%s)\n", "PSI:", "this cgroup", st.path);
+    else
+        printf("%-16s%s (%s): the box is not cgroup v2\n", "PSI:", "the whole machine", st.path);
+}
+
+static struct stall stall_start(void)
+{
+    return stall_source();
+}
+
+/* -v, after a step: the stall time it added, then the totals move on. */
+static void stall_line(struct stall *st)
+{
+    unsigned long long some, full;
+
+    if (!st->on || read_pressure(st->path, &some, &full) == -1)
+        return;
+    printf("%-24s some %8.2f s   full %8.2f s   (%s)\n", "stalled on memory:",
+           (double)(some - st->some) / 1e6, (double)(full - st->full) / 1e6, st->whose);
+    fflush(stdout);
+    st->some = some;
+    st->full = full;
+}
+
 static void print_environment(long page, enum order order)
 {
     struct utsname u;
@@ -649,6 +872,7 @@ static void print_environment(long page, enum order order)
         printf("%-16s%s\n", "swap limit:", limit_text(cg.swap_limit, buf, sizeof(buf)));
     }
     printf("%-16s%s (the write pass is always forward)\n", "read order:", order_names[order]);
+    print_stall_source();
 }
 
 /* In a box smaller than SIZE with no swap to spill into, the kernel's OOM
@@ -767,7 +991,9 @@ int main(int argc, char *argv[])
     size_t size, npages, bad, first_bad = 0;
     unsigned char *mem;
     char label[64];
-    double t;
+    struct clock t;
+    struct stall stall = { 0 };
+    double seconds;
 
     if (argv[0] != NULL && argv[0][0] != '\0')
         progname = slash != NULL ? slash + 1 : argv[0];
@@ -777,23 +1003,30 @@ int main(int argc, char *argv[])
     size = npages * (size_t)page;
     write_label(label, sizeof(label), size);
 
-    if (opt.verbose)
+    if (opt.verbose) {
         print_environment(page, opt.order);
+        stall = stall_start();
+    }
     warn_if_box_will_kill(size);
 
-    t = now();
+    t = clock_start();
     mem = map_anonymous(size);
-    report("start:", now() - t);
+    seconds = clock_read(t);
+    if (opt.map)
+        map_start(mem, npages, (size_t)page);
+    report("start:", seconds);
 
-    t = now();
+    t = clock_start();
     progress = progress_start("writing", opt.step, npages, (size_t)page, t);
     write_pages(mem, npages, (size_t)page, &progress);
-    report(label, now() - t);
+    report(label, clock_read(t));
+    stall_line(&stall);
 
-    t = now();
+    t = clock_start();
     progress = progress_start("reading", opt.step, npages, (size_t)page, t);
     bad = read_pages(mem, npages, (size_t)page, opt.order, &progress, &first_bad);
-    report(read_label(opt.order), now() - t);
+    report(read_label(opt.order), clock_read(t));
+    stall_line(&stall);
 
     if (bad != 0) {
         fprintf(stderr, "%s: %zu of %zu pages came back wrong, the first at page %zu "
