@@ -74,7 +74,7 @@ if [ -z "$orphans" ]; then pass "every file in docs/ is linked from the README"
 else fail "every file in docs/ is linked from the README" "not linked:$orphans"; fi
 
 ex=$(awk '/^## Exercises/ { on = 1; next } /^## / { on = 0 } on && /^[0-9]+\. \*\*/' README.md | wc -l)
-ans=$(grep -c '^## [0-9]\. ' docs/answers.md)
+ans=$(grep -cE '^## [0-9]+\. ' docs/answers.md)
 if [ "$ex" -ge 6 ] && [ "$ex" -eq "$ans" ]; then pass "$ex exercises in the README, $ans answers in docs/answers.md"
 else fail "every exercise has an answer" "$ex exercises, $ans answers"; fi
 
