@@ -49,7 +49,7 @@ fi
 for opt in --help -h; do
     run "$swap" "$opt"
     is "$opt: exit status 0" "$rc" -eq 0
-    if grep -q '^Usage: swap \[-v\] \[-o ORDER\] \[-i STEP\] \[SIZE\]' "$out" && [ ! -s "$err" ]; then
+    if grep -q '^Usage: swap \[-v\] \[-m\] \[-o ORDER\] \[-i STEP\] \[SIZE\]' "$out" && grep -q '^  -m  ' "$out" && [ ! -s "$err" ]; then
         pass "$opt: usage on stdout, nothing on stderr"
     else
         fail "$opt: usage on stdout, nothing on stderr" "$(cat "$out" "$err")"

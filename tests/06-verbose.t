@@ -1,7 +1,8 @@
 #!/bin/sh
 # -v: the facts that shape the result, each as the kernel itself reports
 # it (the LRU too: which one reclaims decides the 1997 question), then the
-# usual three lines.  Boxed, it names the box's limit.
+# usual three lines, each step's followed by the time it stalled on memory
+# (PSI).  Boxed, it names the box's limit.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 plan 10
@@ -50,8 +51,15 @@ if [ -z "$lim" ]; then
 else
     says "run plainly: the limit this runner is under ($lim MB, as scripts/box reads it)" "memory limit" "$lim MB"
 fi
-if tail -n 3 "$out" | head -n 1 | grep -q '^start: '; then pass "then the three lines"; else
-    fail "then the three lines" "$(tail -n 3 "$out")"; fi
+# Then the three lines, each step's followed by its stall time (PSI) where
+# the kernel has it: the lines of the lesson after the facts, in order.
+got=$(sed -n '/^start: /,$p' "$out" | sed 's/ *RSS .*//; s/ *some .*//' | tr '\n' '|')
+if [ "$got" = "start:|after writing 8 MB:|stalled on memory:|after reading it back:|stalled on memory:|" ] ||
+    { grep -q '^PSI: *not available' "$out" && [ "$got" = "start:|after writing 8 MB:|after reading it back:|" ]; }; then
+    pass "then the three lines, a stall line after each step ($got)"
+else
+    fail "then the three lines, a stall line after each step" "$got"
+fi
 
 how=$(sh "$box" how) || {
     box_skip "boxed: names the 64 MB limit" "no way to make a memory box: ${how#none: }"

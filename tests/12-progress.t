@@ -43,9 +43,10 @@ lim=$(runner_limit_mb)
 if [ -n "$lim" ] && [ "$lim" -lt 288 ]; then
     skip "writing lines: RSS at least 64, 128, 192 MB" "this runner is itself limited to $lim MB, below the 256 MB a plain run needs"
 else
-    case $(echo "$r" | awk '{ print ($1 >= 64 && $2 >= 128 && $3 >= 192) }') in
-        1) pass "writing lines: RSS at least 64, 128, 192 MB ($r)" ;;
-        *) fail "writing lines: RSS at least 64, 128, 192 MB" "got $r" ;;
+    lag=$(rss_lag_mb)
+    case $(echo "$r" | awk -v l="$lag" '{ print ($1 >= 64 - l && $2 >= 128 - l && $3 >= 192 - l) }') in
+        1) pass "writing lines: RSS at least 64, 128, 192 MB, less $lag MB the count may lag ($r)" ;;
+        *) fail "writing lines: RSS at least 64, 128, 192 MB, less $lag MB the count may lag" "got $r" ;;
     esac
 fi
 # The time column is the time since the step began: it never goes down

@@ -9,14 +9,6 @@ no_sweep=1
 . "$(dirname "$0")/lib.sh"
 plan 7
 
-# gone NAME: NAME carries an owner tag (swap-KIND.PID.START...) whose owner
-# has ended.
-gone() {
-    t=$(printf '%s\n' "${1##*/}" | sed -n 's/^swap-[a-z]*\.\([0-9][0-9]*\.[0-9][0-9]*\).*/\1/p')
-    [ -n "$t" ] && [ "$(sh "$box" tag "${t%%.*}" 2>/dev/null)" != "$t" ]
-}
-keep_gone() { while read -r f; do gone "$f" && echo "$f"; done; }
-
 on=$(awk 'NR > 1 { print $1 }' /proc/swaps | grep -F "$work_dir/swap-" | keep_gone)
 is "no swapfile of an ended run is on${on:+: $on}" "${#on}" -eq 0
 files=$(find "$work_dir" -maxdepth 1 -name 'swap-*.swapfile' 2>/dev/null | keep_gone)

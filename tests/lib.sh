@@ -186,3 +186,23 @@ make_student() {
 # as_student CMD...: CMD as that user, with nothing of root's environment
 # but PATH.
 as_student() { runuser -u "$student" -- env -i PATH=/usr/bin:/bin HOME=/ "$@"; }
+
+# keep_gone: of the names on stdin, those whose owner tag (swap-KIND.PID.START
+# or the scope swap-box-PID-START) names a process that has ended: what a run
+# left, not what another run beside this one (another user's, another
+# checkout's) still owns.
+keep_gone() {
+    while read -r f; do
+        t=$(printf '%s\n' "${f##*/}" | sed -n -e 's/^swap-[a-z]*\.\([0-9][0-9]*\.[0-9][0-9]*\).*/\1/p' \
+            -e 's/^swap-box-\([0-9][0-9]*\)-\([0-9][0-9]*\)\.scope$/\1.\2/p')
+        [ -n "$t" ] && [ "$(sh "$box" tag "${t%%.*}" 2>/dev/null)" != "$t" ] && echo "$f"
+    done
+}
+
+# rss_lag_mb: how far below the truth a process's own VmRSS may read, in
+# whole MB.  The kernel folds a task's page counts into the ones
+# /proc/self/status reads only every 64 faults (6.1: SPLIT_RSS_COUNTING,
+# check_sync_rss_stat in mm/memory.c; 6.12: per-CPU counters, batch of at
+# least 32 pages), so up to 64 pages are not in it yet: nothing at 4 KiB
+# (256 KB), 1 MB at 16 KiB, 4 MB at 64 KiB.
+rss_lag_mb() { echo $((64 * $(getconf PAGESIZE) / 1048576)); }
