@@ -3,7 +3,7 @@
 # which pages are in RAM (#), in swap (.), mixed (:) or not touched ( ).
 # Plainly every page is in RAM after writing; in a 64 MB box the last
 # quarter of the mapping is in RAM after writing and the rest in swap, and
-# after a reverse read the first quarter; -m changes no count beyond noise;
+# after a reverse read the first pages; -m changes no count beyond noise;
 # a strip per -i line; an unreadable pagemap is one line and the run goes
 # on.  swap -v: the stall time (PSI) after each step, and whose.
 # shellcheck source=tests/lib.sh
@@ -92,12 +92,15 @@ if printf '%s' "$w" | grep -qE "^[.]{$((64 - want - 2)),}[:]?[#:]{$((want - 2)),
 else
     fail "box, after writing: the last share in RAM, the rest in swap" "[$w]"
 fi
+# After a reverse read the pages read last, the first ones, are in RAM: all
+# of the resident share (6.18), or about half of it (6.1, where part of the
+# tail that was read first stays: 8 marks at the start, 7 at the end).
 run sh "$box" run 64M "$swap" -m -o reverse
 r=$(strip 3) want=$(resident_marks 3)
-if printf '%s' "$r" | grep -qE "^[#:]{$((want - 2)),}[.]{$((64 - want - 3)),}[:]?\$"; then
-    pass "box, after a reverse read: the first share in RAM, $want marks for its $(lesson 3 rss) MB ([$r])"
+if printf '%s' "$r" | grep -qE "^#{$((want / 2 - 1)),}[#:]*[.]{$((64 - want - 3)),}[#:]*\$"; then
+    pass "box, after a reverse read: the first pages in RAM, of $want marks for its $(lesson 3 rss) MB ([$r])"
 else
-    fail "box, after a reverse read: the first share in RAM ($want marks)" "[$r]"
+    fail "box, after a reverse read: the first pages in RAM ($want marks)" "[$r]"
 fi
 # -m reads the page tables only: the read step's major faults are those
 # of a run without it, within run-to-run noise (2%).
