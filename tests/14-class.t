@@ -65,6 +65,6 @@ wait "$pid"
 rc=$?
 is "an interrupted class: exit status 143" "$rc" -eq 143
 sleep 0.2
-left=$(pgrep -f "^$swap 256M\$"; { find /sys/fs/cgroup -type d -name 'swap-box.*' 2>/dev/null; ls -d "$work_dir"/swap-class.* 2>/dev/null; } | keep_gone)
+left=$(pgrep -f "^$swap 256M\$"; { find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$(id -u)" 2>/dev/null; ls -d "$work_dir"/swap-class.* 2>/dev/null; } | keep_gone)
 is "an interrupted class: no run, box or temporary folder left${left:+: $left}" "${#left}" -eq 0
 done_testing

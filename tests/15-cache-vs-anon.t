@@ -89,7 +89,7 @@ else
         fail "-c: only the LRU in use ($lru_in_use), nothing switched" "exit $rc, rows of: $got, lru_gen/enabled $(cat "$lg")"
     fi
 fi
-left=$({ ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' 2>/dev/null; } | keep_gone)
+left=$({ ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$(id -u)" 2>/dev/null; } | keep_gone)
 is "no file, temporary folder or box left${left:+: $left}" "${#left}" -eq 0
 
 # Interrupted in the middle: still nothing left, swappiness back.
@@ -100,7 +100,7 @@ kill -TERM "$pid"
 wait "$pid"
 # The row's box helper (scripts/box run) finishes on its own and removes its
 # box: given up to 10 s on a loaded machine, a leak stays and fails.
-leftover() { { ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' 2>/dev/null; } | keep_gone; pgrep -f "^$swap 48M\$"; }
+leftover() { { ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$(id -u)" 2>/dev/null; } | keep_gone; pgrep -f "^$swap 48M\$"; }
 i=0
 while [ -n "$(leftover)" ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
 left=$(leftover)

@@ -15,7 +15,7 @@ plan 20
 
 cva=$top/scripts/cache-vs-anon
 # Our boxes: cgroups swap-box.TAG, systemd scopes swap-box-PID-START.scope.
-boxes() { find /sys/fs/cgroup -type d -name 'swap-box*' 2>/dev/null; }
+boxes() { find /sys/fs/cgroup -type d -name 'swap-box*' -user "$(id -u)" 2>/dev/null; }
 # Our program, this checkout's (the demo runs ./swap) and this user's, running (a killed one may
 # stay a zombie until PID 1 reaps it; another user's may run beside).
 procs() { pgrep -u "$(id -u)" -f "^($swap|\./swap)( |\$)" | while read -r p; do
