@@ -97,7 +97,8 @@ run() {
 show_run() { diag "exit $rc; stdout:" "$(cat "$out")" "stderr:" "$(cat "$err")"; }
 
 # field LINE WHAT [FILE]: a number from line 1, 2 or 3 of the three-line
-# report (the last three lines of FILE, $out by default); WHAT is rss,
+# report (its last three lines, start: and after ..., of FILE, $out by
+# default: -v and -m add lines between them); WHAT is rss,
 # swap, major or seconds.
 field() {
     case $2 in
@@ -106,7 +107,7 @@ field() {
         major) re='.*major faults *\([0-9][0-9]*\) .*' ;;
         seconds) re='.*   \([0-9][0-9]*\.[0-9][0-9]\) s$' ;;
     esac
-    tail -n 3 "${3:-$out}" | sed -n "$1s/$re/\\1/p"
+    grep -E "^(start|after)" "${3:-$out}" | tail -n 3 | sed -n "$1s/$re/\\1/p"
 }
 
 # Is A (seconds with two decimals) greater than B?
