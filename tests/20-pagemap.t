@@ -99,20 +99,24 @@ fi
 run sh "$box" run 64M "$swap" -m -o reverse -i 64M
 q=$(awk 'f { sub(/^ *\[/, ""); sub(/\]$/, ""); print; exit } /^reading: 64 MB / { f = 1 }' "$out")
 r=$(strip 9) want=$(resident_marks 3)
+q_marks=$(( $(sed -n 's/^reading: 64 MB  *RSS *\([0-9]*\) MB.*/\1/p' "$out") / 4 ))
 tail_ram=$(( $(count "$(printf '%s' "$q" | cut -c 48-64)" '#') + $(count "$(printf '%s' "$q" | cut -c 48-64)" ':') ))
 ends=$(( $(count "$r" '#') + $(count "$r" ':') ))
-if [ "$tail_ram" -ge 13 ] && [ "$(( ends > want ? ends - want : want - ends ))" -le 3 ]; then
+# (Within three marks, and the one a process's own RSS may lag at 64 KiB.)
+slack=$((3 + $(rss_lag_mb) / 4))
+if [ "$tail_ram" -ge $((q_marks - slack)) ] && [ "$(( ends > want ? ends - want : want - ends ))" -le "$slack" ]; then
     pass "box, reverse: the tail still in RAM after its first 64 MB ([$q]); at the end $ends resident marks for $(field 3 rss) MB ([$r])"
 else
-    fail "box, reverse: the tail in RAM after its first 64 MB, and at the end as many marks as RSS says" "[$q] ($tail_ram of the last 17)" "[$r] ($ends marks, want $want)"
+    fail "box, reverse: the tail in RAM after its first 64 MB, and at the end as many marks as RSS says" "[$q] ($tail_ram of the last 17, RSS $q_marks marks)" "[$r] ($ends marks, want $want)"
 fi
 # -m reads the page tables only: the read step's major faults are those
-# of a run without it, within run-to-run noise (2%).
+# of a run without it, within run-to-run noise: 5% and 10 faults (here
+# 8,203-8,214 in ten runs; on 64 KiB pages 526-569 in 24).
 run sh "$box" run 64M "$swap"
 plain_reads=$(($(field 3 major) - $(field 2 major)))
 m_reads=$(($(grep -E '^(after|start)' "$tmp/forward" | sed -n 3p | sed 's/.*major faults *\([0-9]*\).*/\1/') - $(grep -E '^(after|start)' "$tmp/forward" | sed -n 2p | sed 's/.*major faults *\([0-9]*\).*/\1/')))
 d=$((m_reads > plain_reads ? m_reads - plain_reads : plain_reads - m_reads))
-is "box: the read step's major faults with -m ($m_reads) and without ($plain_reads) differ by at most 2%" "$d" -le $((plain_reads / 50 + 5))
+is "box: the read step's major faults with -m ($m_reads) and without ($plain_reads) differ by at most 5% + 10" "$d" -le $((plain_reads / 20 + 10))
 run sh "$box" run 64M "$swap" -m -o random
 x=$(strip 3)
 is "box, after a random read: the resident pages are spread (mixed marks everywhere: $(count "$x" ':') of 64)" "$(count "$x" ':')" -ge 48
