@@ -21,7 +21,7 @@ if ! command -v useradd >/dev/null 2>&1 || ! command -v runuser >/dev/null 2>&1;
     skip_all "no useradd or runuser, to make an unprivileged user"
 fi
 make_student || skip_all "cannot make a user: $(cat "$tmp/useradd.err")"
-plan 27
+plan 28
 
 for p in symlinks regular fifos hardlinks; do
     protected "$p" 0 || diag "fs.protected_$p cannot be set to 0 here: the kernel's own guard stays"
@@ -264,6 +264,16 @@ if swap_is=$(awk 'NR > 1 { print $1; exit }' /proc/swaps) && [ -n "$swap_is" ]; 
     fi
 else
     box_skip "a pattern-shaped name is no swap device" "no swap is on"
+fi
+# A true record of the memory controller a box switched on in the v2
+# mount itself (a machine without systemd) is one the sweep obeys.
+if [ -n "$v2" ] && [ -f "$v2/cgroup.subtree_control" ]; then
+    echo "$v2" >"$tmp/swap-box.1.1.memory"
+    # shellcheck disable=SC2016 # expanded by that sh, with scripts/box's record_value
+    got=$(sh -c 'box_library=1; . "$1"; record_value "$2"' sh "$box" "$tmp/swap-box.1.1.memory")
+    is "a record naming the v2 mount itself ($v2) holds what it can" "$got" = "$v2"
+else
+    skip "a record naming the v2 mount itself holds what it can" "no cgroup v2 mount here"
 fi
 # A swapfile goes only in root's own folder, and is used only if it is
 # what was made: a swapfile whose mode came out other than 600 (here a
