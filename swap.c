@@ -807,11 +807,6 @@ static void print_stall_source(void)
         printf("%-16s%s (%s): the box is not cgroup v2\n", "PSI:", "the whole machine", st.path);
 }
 
-static struct stall stall_start(void)
-{
-    return stall_source();
-}
-
 /* -v, after a step: the stall time it added, then the totals move on. */
 static void stall_line(struct stall *st)
 {
@@ -1005,7 +1000,7 @@ int main(int argc, char *argv[])
 
     if (opt.verbose) {
         print_environment(page, opt.order);
-        stall = stall_start();
+        stall = stall_source();
     }
     warn_if_box_will_kill(size);
 
