@@ -86,7 +86,9 @@ w=$(strip 2) want=$(resident_marks 2)
 ram=$(( $(count "$w" '#') + $(count "$w" ':') ))
 is "box, after writing: $want marks in RAM for its $(field 2 rss) MB resident, within two ($ram: [$w])" \
     "$(( ram > want ? ram - want : want - ram ))" -le 2
-if printf '%s' "$w" | grep -qE "^[.]{$((64 - want - 2)),}[:]?[#:]{$((want - 2)),}\$" && [ "$want" -le 16 ]; then
+# (The first half all in swap, the last marks all in RAM or partly; between
+# them, on 64 KiB pages, a stray mark of swap cache may sit either way.)
+if printf '%s' "$w" | grep -qE "^[.]{32}[.:#]*[#:]{$((want - 2))}\$" && [ "$want" -le 16 ]; then
     pass "box, after writing: the last share in RAM, the rest in swap"
 else
     fail "box, after writing: the last share in RAM, the rest in swap" "[$w]"
