@@ -191,13 +191,11 @@ as_student() { runuser -u "$student" -- env -i PATH=/usr/bin:/bin HOME=/ "$@"; }
 # keep_gone: of the names on stdin, those whose owner tag (swap-KIND.PID.START
 # or the scope swap-box-PID-START) names a process that has ended: what a run
 # left, not what another run beside this one (another user's, another
-# checkout's) still owns.
+# checkout's) still owns.  Told as scripts/box's sweep tells it.
 keep_gone() {
-    while read -r f; do
-        t=$(printf '%s\n' "${f##*/}" | sed -n -e 's/^swap-[a-z]*\.\([0-9][0-9]*\.[0-9][0-9]*\).*/\1/p' \
-            -e 's/^swap-box-\([0-9][0-9]*\)-\([0-9][0-9]*\)\.scope$/\1.\2/p')
-        [ -n "$t" ] && [ "$(sh "$box" tag "${t%%.*}" 2>/dev/null)" != "$t" ] && echo "$f"
-    done
+    # shellcheck disable=SC2016 # expanded by that sh, with scripts/box's tag_of and owner_alive
+    sh -c 'box_library=1; . "$1"
+        while read -r f; do t=$(tag_of "$f"); [ -n "$t" ] && ! owner_alive "$t" && echo "$f"; done' sh "$box"
 }
 
 # rss_lag_mb: how far below the truth a process's own VmRSS may read, in
