@@ -1,8 +1,9 @@
 #!/bin/sh
 # swap -m: a strip after each line, read from /proc/self/pagemap, showing
 # which pages are in RAM (#), in swap (.), mixed (:) or not touched ( ).
-# Plainly every page is in RAM after writing; in a 64 MB box the last
-# quarter of the mapping is in RAM after writing and the rest in swap, and
+# Plainly every page is in RAM after writing; in a box of a quarter of
+# the mapping (64 MB in 16 MB: the lesson's proportions, a quarter of its
+# time) the last quarter is in RAM after writing and the rest in swap, and
 # a reverse read keeps the tail while it reads it; -m changes no count beyond noise;
 # a strip per -i line; an unreadable pagemap is one line and the run goes
 # on.  swap -v: the stall time (PSI) after each step, and whose.
@@ -74,52 +75,58 @@ if ! { how=$(sh "$box" how) && want_swap; }; then
 fi
 diag "box: $how"
 
-# In the 64 MB box: what is resident is at most a quarter of the 256 MB,
+# In the 16 MB box: what is resident is at most a quarter of the 64 MB,
 # 16 of the 64 marks; as many marks as the run's own RSS line says (each is
-# 4 MB), within two: in RAM (#), or partly (:) at the window's edge.
-# resident_marks N: RSS of the N-th line of the lesson, in marks.
-resident_marks() { echo $(( $(field "$1" rss) / 4 )); }
-run sh "$box" run 64M "$swap" -m -v
+# 1 MB), within two and the marks a process's own RSS may lag by (4 at
+# 64 KiB pages): in RAM (#), or partly (:) at the window's edge.
+size_mb=64 boxed=16M
+# marks MB: MB of the mapping, in marks.  resident_marks N: RSS of the
+# N-th line of the lesson, in marks.
+marks() { echo $(( $1 * 64 / size_mb )); }
+resident_marks() { marks "$(field "$1" rss)"; }
+lag=$(marks "$(rss_lag_mb)")
+run sh "$box" run "$boxed" "$swap" -m -v "${size_mb}M"
 cp "$out" "$tmp/forward"
 diag "$(grep -A1 '^after' "$out")"
 w=$(strip 2) want=$(resident_marks 2)
 ram=$(( $(count "$w" '#') + $(count "$w" ':') ))
 is "box, after writing: $want marks in RAM for its $(field 2 rss) MB resident, within two ($ram: [$w])" \
-    "$(( ram > want ? ram - want : want - ram ))" -le 2
+    "$(( ram > want ? ram - want : want - ram ))" -le $((2 + lag))
 # (The first half all in swap, the last marks all in RAM or partly; between
 # them, on 64 KiB pages, a stray mark of swap cache may sit either way.)
-if printf '%s' "$w" | grep -qE "^[.]{32}[.:#]*[#:]{$((want - 2))}\$" && [ "$want" -le 16 ]; then
+if printf '%s' "$w" | grep -qE "^[.]{32}[.:#]*[#:]{$((want - 2 - lag))}\$" && [ "$want" -le 16 ]; then
     pass "box, after writing: the last share in RAM, the rest in swap"
 else
     fail "box, after writing: the last share in RAM, the rest in swap" "[$w]"
 fi
 # A reverse read takes the resident tail first, for free: after its first
-# 64 MB the tail is still in RAM.  Where the resident share ends up after
+# quarter the tail is still in RAM.  Where the resident share ends up after
 # the whole read varies with the kernel and the run (the first pages, the
 # tail, part of each, with gaps under MGLRU: measured on 6.1, 6.12 and
 # 6.18): there, only its size is checked, against the RSS line.
-run sh "$box" run 64M "$swap" -m -o reverse -i 64M
-q=$(awk 'f { sub(/^ *\[/, ""); sub(/\]$/, ""); print; exit } /^reading: 64 MB / { f = 1 }' "$out")
+run sh "$box" run "$boxed" "$swap" -m -o reverse -i $((size_mb / 4))M "${size_mb}M"
+q=$(awk -v q="^reading: $((size_mb / 4)) MB " 'f { sub(/^ *\[/, ""); sub(/\]$/, ""); print; exit } $0 ~ q { f = 1 }' "$out")
 r=$(strip 9) want=$(resident_marks 3)
-q_marks=$(( $(sed -n 's/^reading: 64 MB  *RSS *\([0-9]*\) MB.*/\1/p' "$out") / 4 ))
+q_marks=$(marks "$(sed -n "s/^reading: $((size_mb / 4)) MB  *RSS *\([0-9]*\) MB.*/\1/p" "$out")")
 tail_ram=$(( $(count "$(printf '%s' "$q" | cut -c 48-64)" '#') + $(count "$(printf '%s' "$q" | cut -c 48-64)" ':') ))
 ends=$(( $(count "$r" '#') + $(count "$r" ':') ))
 # (Within three marks, and the one a process's own RSS may lag at 64 KiB.)
-slack=$((3 + $(rss_lag_mb) / 4))
+slack=$((3 + lag))
 if [ "$tail_ram" -ge $((q_marks - slack)) ] && [ "$(( ends > want ? ends - want : want - ends ))" -le "$slack" ]; then
-    pass "box, reverse: the tail still in RAM after its first 64 MB ([$q]); at the end $ends resident marks for $(field 3 rss) MB ([$r])"
+    pass "box, reverse: the tail still in RAM after its first quarter ([$q]); at the end $ends resident marks for $(field 3 rss) MB ([$r])"
 else
-    fail "box, reverse: the tail in RAM after its first 64 MB, and at the end as many marks as RSS says" "[$q] ($tail_ram of the last 17, RSS $q_marks marks)" "[$r] ($ends marks, want $want)"
+    fail "box, reverse: the tail in RAM after its first quarter, and at the end as many marks as RSS says" "[$q] ($tail_ram of the last 17, RSS $q_marks marks)" "[$r] ($ends marks, want $want)"
 fi
 # -m reads the page tables only: the read step's major faults are those
 # of a run without it, within run-to-run noise: 5% and 10 faults (here
-# 8,203-8,214 in ten runs; on 64 KiB pages 526-569 in 24).
-run sh "$box" run 64M "$swap"
+# 8,203-8,214 in ten runs of 256 MB in 64 MB; on 64 KiB pages 526-569 in
+# 24).
+run sh "$box" run "$boxed" "$swap" "${size_mb}M"
 plain_reads=$(($(field 3 major) - $(field 2 major)))
 m_reads=$(($(grep -E '^(after|start)' "$tmp/forward" | sed -n 3p | sed 's/.*major faults *\([0-9]*\).*/\1/') - $(grep -E '^(after|start)' "$tmp/forward" | sed -n 2p | sed 's/.*major faults *\([0-9]*\).*/\1/')))
 d=$((m_reads > plain_reads ? m_reads - plain_reads : plain_reads - m_reads))
 is "box: the read step's major faults with -m ($m_reads) and without ($plain_reads) differ by at most 5% + 10" "$d" -le $((plain_reads / 20 + 10))
-run sh "$box" run 64M "$swap" -m -o random
+run sh "$box" run "$boxed" "$swap" -m -o random "${size_mb}M"
 x=$(strip 3)
 is "box, after a random read: the resident pages are spread (mixed marks everywhere: $(count "$x" ':') of 64)" "$(count "$x" ':')" -ge 48
 # The stall time of the boxed read step: named, and above zero where the
