@@ -1,12 +1,16 @@
 #!/bin/sh
 # Nothing left behind even after kill -9.  Each helper is killed with
 # SIGKILL at the worst moment, so that it cannot clean up: make demo while
-# its boxed run writes, with its temporary swapfile on; a boxed run; the
+# its boxed run is in swap, with its temporary swapfile on; a boxed run; the
 # 1997 script while it has a box, its file and (cgroup v2) a changed
 # vm.swappiness or (MGLRU) a switched LRU.  Then scripts/box sweep -n lists
 # what is left, and the next run (or the sweep) undoes it all and says so in
 # one line.  A sweep leaves alone what a live run owns, and what is not
-# named as ours.
+# named as ours.  The boxed runs map 64 MB in 16 MB boxes (the lesson's
+# proportions) and are held still (SIGSTOP) once they are where the test
+# wants them: a small run need not outlast the test's checks, and no check
+# races its end.  To a sweep a stopped run is as live as a running one,
+# and SIGKILL ends it all the same.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 is_root || skip_all "not root: the runs that leave boxes, swapfiles and settings behind need root"
@@ -39,6 +43,16 @@ boxed_run_of() {
 # shellcheck disable=SC2317 # called through wait_for
 no_boxed_run() { ! boxed_run_of ''; }
 # shellcheck disable=SC2317 # called through wait_for
+in_swap() { for p in $(procs); do awk '$1 == "VmSwap:" && $2 > 0 { f = 1 } END { exit !f }' "/proc/$p/status" 2>/dev/null && return 0; done; return 1; }
+# hold: our running ./swap stopped where it is (SIGSTOP); unhold: going on.
+hold() { for p in $(procs); do kill -STOP "$p"; done; }
+unhold() { for p in $(procs); do kill -CONT "$p"; done; }
+# stopped: every ./swap of ours is held (state T), none ended.
+stopped() {
+    [ -n "$(procs)" ] || return 1
+    for p in $(procs); do [ "$(sed -n 's/.*) \(.\).*/\1/p' "/proc/$p/stat" 2>/dev/null)" = T ] || return 1; done
+}
+# shellcheck disable=SC2317 # called through wait_for
 lru_switched() { [ "$(cat "$lg")" != "$lru" ]; }
 # said DESC: the one line on stderr ($err) says it cleaned up, naming $1.
 said() {
@@ -49,25 +63,26 @@ said() {
     fi
 }
 
-# 1. make demo, killed while its boxed run writes 1G, with its own
-# temporary swapfile on.  Needs no swap on before, so that it makes one.
+# 1. make demo, killed while its boxed run is in swap (held there), with
+# its own temporary swapfile on.  Needs no swap on before, so that it makes
+# one.
 if [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ]; then
     for t in "demo killed: the boxed run goes on" "demo killed: sweep -n lists" "sweep -n changes nothing" \
         "next demo: says what it cleaned" "next demo: works" "nothing of the killed demo left"; do
         skip "$t" "swap is on already here, so make demo would make no temporary swapfile"
     done
 else
-    (cd "$top" && exec env TEMP_SWAP=1 BOX=64M SIZE=1G sh scripts/lab demo ./swap 1G) >"$tmp/demo.out" 2>&1 &
+    (cd "$top" && exec env TEMP_SWAP=1 BOX=16M SIZE=64M sh scripts/lab demo ./swap 64M) >"$tmp/demo.out" 2>&1 &
     demo=$!
     demo_tag=$(sh "$box" tag "$demo")
-    wait_for boxed_run_of "$demo_tag" && sleep 0.5
+    wait_for boxed_run_of "$demo_tag" && wait_for in_swap && hold
     kill -KILL "$demo"
     wait "$demo" 2>/dev/null
     left_swapfile=$work_dir/swap-demo.$demo_tag.swapfile
-    if [ -n "$(procs)" ] && grep -q "^$left_swapfile " /proc/swaps && [ -n "$(boxes)" ]; then
-        pass "demo killed (SIGKILL) mid-write: its run goes on, its box and swapfile are left"
+    if stopped && grep -q "^$left_swapfile " /proc/swaps && [ -n "$(boxes)" ]; then
+        pass "demo killed (SIGKILL) while its run is in swap: its run lives on, its box and swapfile are left"
     else
-        fail "demo killed mid-write: its run goes on, its box and swapfile are left" "$(cat "$tmp/demo.out")" "procs: $(procs)" "$(cat /proc/swaps)"
+        fail "demo killed while its run is in swap: its run lives on, its box and swapfile are left" "$(cat "$tmp/demo.out")" "procs: $(procs)" "$(cat /proc/swaps)"
     fi
     run sh "$box" sweep -n
     if [ "$rc" -eq 0 ] && grep -q "swapfile $left_swapfile" "$out" && grep -q "PID $demo," "$out"; then
@@ -75,7 +90,7 @@ else
     else
         fail "sweep -n lists what the demo left" "exit $rc" "$(cat "$out" "$err")"
     fi
-    if [ -n "$(procs)" ] && grep -q "^$left_swapfile " /proc/swaps; then pass "sweep -n changes nothing"
+    if stopped && grep -q "^$left_swapfile " /proc/swaps; then pass "sweep -n changes nothing"
     else fail "sweep -n changes nothing" "procs: $(procs)" "$(cat /proc/swaps)"; fi
 
     # The next demo: it sweeps first, then makes its own temporary swapfile.
@@ -112,14 +127,14 @@ fi
 if ! want_swap; then
     for t in "box run killed" "sweep: says" "sweep: nothing left"; do box_skip "$t" "$swap_why"; done
 else
-    sh "$box" run 64M "$swap" 1G >/dev/null 2>&1 &
+    sh "$box" run 16M "$swap" 64M >/dev/null 2>&1 &
     runner=$!
     runner_tag=$(sh "$box" tag "$runner")
-    wait_for boxed_run_of "$runner_tag" && sleep 0.3
+    wait_for boxed_run_of "$runner_tag" && hold
     kill -KILL "$runner"
     wait "$runner" 2>/dev/null
-    if [ -n "$(procs)" ]; then pass "box run killed (SIGKILL): ./swap goes on in its box"
-    else fail "box run killed (SIGKILL): ./swap goes on in its box" "no process"; fi
+    if stopped; then pass "box run killed (SIGKILL): ./swap lives on in its box"
+    else fail "box run killed (SIGKILL): ./swap lives on in its box" "no process"; fi
     run sh "$box" sweep
     said "scripts/box sweep says what it cleaned" "PID $runner is gone"
     sleep 0.2
@@ -192,14 +207,15 @@ fi
 if ! want_swap; then
     for t in "a live run is left alone" "the live run still runs" "the live run finishes intact"; do box_skip "$t" "$swap_why"; done
 else
-    sh "$box" run 64M "$swap" 512M >"$tmp/live.out" 2>&1 &
+    sh "$box" run 16M "$swap" 64M >"$tmp/live.out" 2>&1 &
     live=$!
-    wait_for boxed_run_of "$(sh "$box" tag "$live")"
+    wait_for boxed_run_of "$(sh "$box" tag "$live")" && wait_for in_swap && hold
     run sh "$box" sweep
     if grep -q 'nothing left behind' "$err" && [ "$rc" -eq 0 ]; then pass "a sweep during a live run: nothing to clean ($(cat "$err"))"
     else fail "a sweep during a live run: nothing to clean" "$(cat "$out" "$err")"; fi
-    if [ -n "$(procs)" ]; then pass "the live run still runs after the sweep"
-    else fail "the live run still runs after the sweep"; fi
+    if stopped; then pass "the live run still there after the sweep, as it was"
+    else fail "the live run still there after the sweep, as it was" "procs: $(procs)"; fi
+    unhold
     wait "$live"
     is "the live run finishes intact (exit 0, every page read back)" "$?" -eq 0
 fi
