@@ -118,17 +118,24 @@ else
     fail "box, reverse: the tail in RAM after its first quarter, and at the end as many marks as RSS says" "[$q] ($tail_ram of the last 17, RSS $q_marks marks)" "[$r] ($ends marks, want $want)"
 fi
 # -m reads the page tables only: the read step's major faults are those
-# of a run without it, within run-to-run noise: 5% and 10 faults (here
-# 8,203-8,214 in ten runs of 256 MB in 64 MB; on 64 KiB pages 526-569 in
-# 24).
+# of a run without it, within run-to-run noise: 10% and 10 faults (64 MB in
+# 16 MB: 2,060 without and 2,067 with here; on 64 KiB pages 132-160 in twelve runs, six with
+# -m and six without, in the ppc64el guest).  A map that touched the pages
+# it reports would fault most of them back in.
 run sh "$box" run "$boxed" "$swap" "${size_mb}M"
 plain_reads=$(($(field 3 major) - $(field 2 major)))
 m_reads=$(($(grep -E '^(after|start)' "$tmp/forward" | sed -n 3p | sed 's/.*major faults *\([0-9]*\).*/\1/') - $(grep -E '^(after|start)' "$tmp/forward" | sed -n 2p | sed 's/.*major faults *\([0-9]*\).*/\1/')))
 d=$((m_reads > plain_reads ? m_reads - plain_reads : plain_reads - m_reads))
-is "box: the read step's major faults with -m ($m_reads) and without ($plain_reads) differ by at most 5% + 10" "$d" -le $((plain_reads / 20 + 10))
+is "box: the read step's major faults with -m ($m_reads) and without ($plain_reads) differ by at most 10% + 10" "$d" -le $((plain_reads / 10 + 10))
+# After a random read the share still resident is spread over the whole
+# mapping, so marks are mixed everywhere, where a share in one piece leaves
+# one or two.  At least 24 of 64: at 4 KiB pages a mark is 256 pages and all
+# 64 are mixed (here), at 16 KiB 48 or more (arm64 guest, 6.12), but at
+# 64 KiB a mark is 16 pages and one with 2 or fewer still resident reads as
+# swap: 36-48 of 64 in six runs in the ppc64el guest (6.1).
 run sh "$box" run "$boxed" "$swap" -m -o random "${size_mb}M"
 x=$(strip 3)
-is "box, after a random read: the resident pages are spread (mixed marks everywhere: $(count "$x" ':') of 64)" "$(count "$x" ':')" -ge 48
+is "box, after a random read: the resident pages are spread (mixed marks: $(count "$x" ':') of 64, [$x])" "$(count "$x" ':')" -ge 24
 # The stall time of the boxed read step: named, and above zero where the
 # kernel counts it for this box or this machine.
 stall=$(grep '^stalled on memory:' "$tmp/forward" | sed -n 2p)
