@@ -150,6 +150,9 @@ lru=$(cat "$lg" 2>/dev/null)
 if ! want_swap; then
     for t in "cva killed" "cva: says" "cva: works" "cva: nothing left" "cva swappiness" "cva lru"; do box_skip "$t" "$swap_why"; done
 else
+    # Rows of a quarter of the script's own sizes (a 10 MB file, 12 MB in
+    # 16 MB boxes): what is left and cleaned is the same.
+    export CVA_BOX=16M CVA_FILE_MB=10 CVA_SIZE=12M
     # Its rows run in boxes of their own helpers (scripts/box run), which
     # live on and finish the row; what is the killed run's own stays.
     sh "$cva" 200 >/dev/null 2>&1 &

@@ -161,7 +161,7 @@ if ! want_swap; then
 else
     flow "make class N=2" env BOX=16M sh "$lab" class 2 64M
     [ "$rc" -eq 0 ] || show_run
-    flow "scripts/cache-vs-anon -c 200" env CVA_REREAD_MAX=2 sh "$top/scripts/cache-vs-anon" -c 200
+    flow "scripts/cache-vs-anon -c 200" env CVA_REREAD_MAX=2 CVA_BOX=16M CVA_FILE_MB=10 CVA_SIZE=12M sh "$top/scripts/cache-vs-anon" -c 200
     [ "$rc" -eq 0 ] || show_run
     flow "make plot" env BOX=16M sh "$lab" plot "$tmp/cwd/swap.svg" "$swap" -i 32M 64M
     [ "$rc" -eq 0 ] || show_run
