@@ -4,10 +4,15 @@
 # no extra memory for random.  64 MB in a 16 MB box (the lesson's
 # proportions, a quarter of its time): reverse costs fewer read faults than
 # forward (the last 16 MB are still resident), random several times more
-# (readahead guesses wrong), and every page comes back intact.
+# (readahead guesses wrong), and every page comes back intact.  The boxed
+# runs show their page maps (swap -m, tests/20-pagemap.t), checked here
+# too: after writing the last quarter in RAM and the rest in swap, as many
+# marks as the RSS line says; a reverse read keeping the tail while it
+# reads it; a random read leaving what is resident spread; -m changing no
+# count beyond noise; and the read step's stall time (-v).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 21
 
 cc=${CC:-cc}
 if $cc -std=c11 -O2 -o "$tmp/nth_page" "$top/tests/nth_page.c" 2>"$err"; then
@@ -49,27 +54,89 @@ is "plain, random: RSS after reading at most 1% of 256 MB above forward's ($fwd 
 
 if ! { how=$(sh "$box" how) && want_swap; }; then
     why=${swap_why:-no way to make a memory box: ${how#none: }}
-    for t in "forward in a box" "reverse in a box" "random in a box" "reverse costs fewer read faults" \
-        "random costs several times more" "forward's read faults below a quarter of the pages" \
-        "random's read faults near one per page"; do
+    for t in "forward in a box" "forward's map after writing" "forward's map: the last share" \
+        "reverse in a box" "reverse's map" "random in a box" "random's map" "without -m" "same faults" \
+        "reverse costs fewer read faults" "random costs several times more" \
+        "forward's read faults below a quarter of the pages" "random's read faults near one per page" \
+        "the read step stalled"; do
         box_skip "$t" "$why"
     done
     done_testing
 fi
 diag "box: $how"
 
-# boxed ORDER: 64 MB of it in a 16 MB box; sets $reads, the read step's
-# major faults.
+# boxed ORDER [OPTION...]: 64 MB of it in a 16 MB box, with its page map;
+# sets $reads, the read step's major faults.
+size_mb=64
 boxed() {
-    run sh "$box" run 16M "$swap" -o "$1" 64M
-    is "$1, 64 MB in a 16 MB box: exit status 0 (every page read back intact)" "$rc" -eq 0
+    order=$1
+    shift
+    run sh "$box" run 16M "$swap" -o "$order" "$@" "${size_mb}M"
+    is "$order${*:+ $*}, 64 MB in a 16 MB box: exit status 0 (every page read back intact)" "$rc" -eq 0
     [ "$rc" -eq 0 ] || show_run
-    diag "$(tail -n 1 "$out")"
+    diag "$(tail -n 2 "$out")"
     reads=$(($(field 3 major) - $(field 2 major)))
 }
+# What is resident is at most a quarter of the 64 MB, 16 of the 64 marks;
+# as many marks as the run's own RSS line says (each is 1 MB), within two
+# and the marks a process's own RSS may lag by (4 at 64 KiB pages): in RAM
+# (#), or partly (:) at the window's edge.  marks MB: MB of the mapping, in
+# marks.  resident_marks N: RSS of the N-th line of the lesson, in marks.
+marks() { echo $(( $1 * 64 / size_mb )); }
+resident_marks() { marks "$(field "$1" rss)"; }
+lag=$(marks "$(rss_lag_mb)")
+
+boxed forward -m -v; m_reads=$reads
+cp "$out" "$tmp/forward"
+w=$(strip 2) want=$(resident_marks 2)
+ram=$(( $(count "$w" '#') + $(count "$w" ':') ))
+is "forward's map after writing: $want marks in RAM for its $(field 2 rss) MB resident, within two ($ram: [$w])" \
+    "$(( ram > want ? ram - want : want - ram ))" -le $((2 + lag))
+# (The first half all in swap, the last marks all in RAM or partly; between
+# them, on 64 KiB pages, a stray mark of swap cache may sit either way.)
+if printf '%s' "$w" | grep -qE "^[.]{32}[.:#]*[#:]{$((want - 2 - lag))}\$" && [ "$want" -le 16 ]; then
+    pass "forward's map after writing: the last share in RAM, the rest in swap"
+else
+    fail "forward's map after writing: the last share in RAM, the rest in swap" "[$w]"
+fi
+
+# A reverse read takes the resident tail first, for free: after its first
+# quarter the tail is still in RAM.  Where the resident share ends up after
+# the whole read varies with the kernel and the run (the first pages, the
+# tail, part of each, with gaps under MGLRU: measured on 6.1, 6.12 and
+# 6.18): there, only its size is checked, against the RSS line.
+boxed reverse -m -i $((size_mb / 4))M; rev_reads=$reads
+q=$(awk -v q="^reading: $((size_mb / 4)) MB " 'f { sub(/^ *\[/, ""); sub(/\]$/, ""); print; exit } $0 ~ q { f = 1 }' "$out")
+r=$(strip 9) want=$(resident_marks 3)
+q_marks=$(marks "$(sed -n "s/^reading: $((size_mb / 4)) MB  *RSS *\([0-9]*\) MB.*/\1/p" "$out")")
+tail_ram=$(( $(count "$(printf '%s' "$q" | cut -c 48-64)" '#') + $(count "$(printf '%s' "$q" | cut -c 48-64)" ':') ))
+ends=$(( $(count "$r" '#') + $(count "$r" ':') ))
+# (Within three marks, and the one a process's own RSS may lag at 64 KiB.)
+slack=$((3 + lag))
+if [ "$tail_ram" -ge $((q_marks - slack)) ] && [ "$(( ends > want ? ends - want : want - ends ))" -le "$slack" ]; then
+    pass "reverse's map: the tail still in RAM after its first quarter ([$q]); at the end $ends resident marks for $(field 3 rss) MB ([$r])"
+else
+    fail "reverse's map: the tail in RAM after its first quarter, and at the end as many marks as RSS says" "[$q] ($tail_ram of the last 17, RSS $q_marks marks)" "[$r] ($ends marks, want $want)"
+fi
+
+# After a random read the share still resident is spread over the whole
+# mapping, so marks are mixed everywhere, where a share in one piece leaves
+# one or two.  At least 24 of 64: at 4 KiB pages a mark is 256 pages and all
+# 64 are mixed (here), at 16 KiB 48 or more (arm64 guest, 6.12), but at
+# 64 KiB a mark is 16 pages and one with 2 or fewer still resident reads as
+# swap: 36-48 of 64 in six runs in the ppc64el guest (6.1).
+boxed random -m; rnd_reads=$reads
+x=$(strip 3)
+is "random's map: the resident pages are spread (mixed marks: $(count "$x" ':') of 64, [$x])" "$(count "$x" ':')" -ge 24
+
+# -m reads the page tables only: the read step's major faults are those
+# of a run without it, within run-to-run noise: 10% and 10 faults (64 MB in
+# 16 MB: 2,060 without and 2,067 with here; on 64 KiB pages 132-160 in
+# twelve runs, six with -m and six without, in the ppc64el guest).  A map
+# that touched the pages it reports would fault most of them back in.
 boxed forward; fwd_reads=$reads
-boxed reverse; rev_reads=$reads
-boxed random; rnd_reads=$reads
+d=$((m_reads > fwd_reads ? m_reads - fwd_reads : fwd_reads - m_reads))
+is "the read step's major faults with -m ($m_reads) and without ($fwd_reads) differ by at most 10% + 10" "$d" -le $((fwd_reads / 10 + 10))
 diag "read-step major faults: forward $fwd_reads, reverse $rev_reads, random $rnd_reads"
 
 is "reverse costs fewer read faults than forward" "$rev_reads" -lt "$fwd_reads"
@@ -86,4 +153,15 @@ else
     is "forward's read faults stay below a quarter of the $pages pages (readahead works)" "$fwd_reads" -lt $((pages / 4))
 fi
 is "random's read faults are at least 3/4 of the $pages pages" "$rnd_reads" -ge $((pages * 3 / 4))
+
+# The stall time of the boxed read step: named (-v), and above zero where
+# the kernel counts it for this box or this machine.
+stall=$(grep '^stalled on memory:' "$tmp/forward" | sed -n 2p)
+if grep -q '^PSI: *not available' "$tmp/forward"; then
+    skip "the read step stalled on memory" "no PSI in this kernel: $(grep '^PSI:' "$tmp/forward")"
+elif printf '%s' "$stall" | awk '{ exit !($5 > 0) }'; then
+    pass "the read step stalled on memory ($stall)"
+else
+    fail "the read step stalled on memory" "$stall" "$(grep '^PSI:' "$tmp/forward")"
+fi
 done_testing

@@ -205,3 +205,11 @@ keep_gone() {
 # least 32 pages), so up to 64 pages are not in it yet: nothing at 4 KiB
 # (256 KB), 1 MB at 16 KiB, 4 MB at 64 KiB.
 rss_lag_mb() { echo $((64 * $(getconf PAGESIZE) / 1048576)); }
+
+# ------------------------------------------------ swap -m's page maps
+
+# strips FILE: how many strips (swap -m) FILE holds.  strip N [FILE]: the
+# marks of the N-th.  count TEXT CHARS: how many of CHARS are in TEXT.
+strips() { grep -c '^          \[[# .:]*\]$' "$1"; }
+strip() { grep '^          \[[# .:]*\]$' "${2:-$out}" | sed -n "$1p" | sed 's/^ *\[//; s/\]$//'; }
+count() { printf '%s' "$1" | tr -cd "$2" | wc -c; }
