@@ -9,7 +9,8 @@
 # the names a temporary swapfile would get to a file of its own while a
 # root demo runs.  fs.protected_* are 0 for the test's length, so that the
 # scripts' own care is what is tested.  Then the root flows run (sweep,
-# demo, class, the 1997 script, plot), each under a timeout: the canary,
+# demo, class, the 1997 script, plot; small runs, since what is checked is
+# where they keep things, not what they measure), each under a timeout: the canary,
 # the sysctls, root's working folder and the student's files must be
 # unchanged, no swap device may belong to anyone but root, and root makes
 # nothing in the shared folders.  Last, the same traps put straight into
@@ -159,11 +160,11 @@ for d in /tmp /var/tmp; do as_student sh -c "$plant" sh "$d" "$canary" "$sdir/mi
 if ! want_swap; then
     for t in "make class" "cache-vs-anon" "make plot"; do box_skip "$t" "$swap_why"; done
 else
-    flow "make class N=2" env BOX=16M sh "$lab" class 2 64M
+    flow "make class N=2" env BOX=16M sh "$lab" class 2 24M
     [ "$rc" -eq 0 ] || show_run
     flow "scripts/cache-vs-anon -c 200" env CVA_REREAD_MAX=2 CVA_BOX=16M CVA_FILE_MB=10 CVA_SIZE=12M sh "$top/scripts/cache-vs-anon" -c 200
     [ "$rc" -eq 0 ] || show_run
-    flow "make plot" env BOX=16M sh "$lab" plot "$tmp/cwd/swap.svg" "$swap" -i 32M 64M
+    flow "make plot" env BOX=16M sh "$lab" plot "$tmp/cwd/swap.svg" "$swap" -i 8M 24M
     [ "$rc" -eq 0 ] || show_run
 fi
 
