@@ -92,15 +92,17 @@ fi
 left=$({ ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$(id -u)" 2>/dev/null; } | keep_gone)
 is "no file, temporary folder or box left${left:+: $left}" "${#left}" -eq 0
 
-# Interrupted in the middle: still nothing left, swappiness back.
-sh "$cva" 0 60 100 200 >/dev/null 2>&1 &
+# Interrupted in the middle (while a row runs in its box, at a quarter of
+# the script's sizes: a 10 MB file, 12 MB in 16 MB): still nothing left,
+# swappiness back.
+env CVA_BOX=16M CVA_FILE_MB=10 CVA_SIZE=12M sh "$cva" 0 60 100 200 >/dev/null 2>&1 &
 pid=$!
-sleep 1
+wait_for boxed_run_of ''
 kill -TERM "$pid"
 wait "$pid"
 # The row's box helper (scripts/box run) finishes on its own and removes its
 # box: given up to 10 s on a loaded machine, a leak stays and fails.
-leftover() { { ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$(id -u)" 2>/dev/null; } | keep_gone; pgrep -f "^$swap 48M\$"; }
+leftover() { { ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$(id -u)" 2>/dev/null; } | keep_gone; pgrep -f "^$swap 12M\$"; }
 i=0
 while [ -n "$(leftover)" ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
 left=$(leftover)

@@ -18,28 +18,10 @@ need_box
 plan 20
 
 cva=$top/scripts/cache-vs-anon
-# Our boxes: cgroups swap-box.TAG, systemd scopes swap-box-PID-START.scope.
-boxes() { find /sys/fs/cgroup -type d -name 'swap-box*' -user "$(id -u)" 2>/dev/null; }
 # Our program, this checkout's (the demo runs ./swap) and this user's, running (a killed one may
 # stay a zombie until PID 1 reaps it; another user's may run beside).
 procs() { pgrep -u "$(id -u)" -f "^($swap|\./swap)( |\$)" | while read -r p; do
     case $(sed -n 's/.*) \(.\).*/\1/p' "/proc/$p/stat" 2>/dev/null) in Z|'') ;; *) echo "$p" ;; esac; done; }
-# wait_for CMD...: until CMD succeeds, at most $wait_max tenths of a second
-# (60 s; an emulated machine may need more for rows of cache-vs-anon).
-wait_max=600
-wait_for() {
-    i=0
-    while ! "$@" && [ $i -lt $wait_max ]; do sleep 0.1; i=$((i + 1)); done
-    "$@"
-}
-# boxed_run_of TAG: a process runs in the box of owner TAG (any box of
-# ours when TAG is empty).
-boxed_run_of() {
-    for d in $(boxes); do
-        case $d in *"$1"*|*"$(echo "$1" | tr . -)"*) [ -n "$(cat "$d/cgroup.procs" 2>/dev/null)" ] && return 0 ;; esac
-    done
-    return 1
-}
 # shellcheck disable=SC2317 # called through wait_for
 no_boxed_run() { ! boxed_run_of ''; }
 # shellcheck disable=SC2317 # called through wait_for

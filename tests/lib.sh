@@ -206,6 +206,27 @@ keep_gone() {
 # (256 KB), 1 MB at 16 KiB, 4 MB at 64 KiB.
 rss_lag_mb() { echo $((64 * $(getconf PAGESIZE) / 1048576)); }
 
+# ------------------------------------------------ runs that go on meanwhile
+
+# boxes: this user's boxes (cgroups swap-box.TAG, systemd scopes
+# swap-box-PID-START.scope).  boxed_run_of TAG: a process runs in the box
+# of owner TAG (in any of them when TAG is empty).
+boxes() { find /sys/fs/cgroup -type d -name 'swap-box*' -user "$(id -u)" 2>/dev/null; }
+boxed_run_of() {
+    for d in $(boxes); do
+        case $d in *"$1"*|*"$(echo "$1" | tr . -)"*) [ -n "$(cat "$d/cgroup.procs" 2>/dev/null)" ] && return 0 ;; esac
+    done
+    return 1
+}
+# wait_for CMD...: until CMD succeeds, at most $wait_max tenths of a second
+# (60 s; an emulated machine may need more for rows of cache-vs-anon).
+wait_max=600
+wait_for() {
+    i=0
+    while ! "$@" && [ $i -lt $wait_max ]; do sleep 0.1; i=$((i + 1)); done
+    "$@"
+}
+
 # ------------------------------------------------ swap -m's page maps
 
 # strips FILE: how many strips (swap -m) FILE holds.  strip N [FILE]: the
