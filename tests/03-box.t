@@ -8,11 +8,11 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_box
-need_swap
-plan 9
-
+# The plain run first, for its time: it needs no turn (swap_lock).
 run "$swap"
 cp "$out" "$tmp/plain"
+need_swap
+plan 9
 
 zswap=$(cat /sys/module/zswap/parameters/enabled 2>/dev/null)
 out_before=$(vmstat pswpout) zswp_before=$(vmstat zswpout) zero_before=$(vmstat swpout_zero)

@@ -5,6 +5,8 @@
 # (PSI).  Boxed, it names the box's limit.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+# (It reads what swap is on, and makes a box: its turn.)
+swap_lock
 plan 10
 
 # says DESC KEY VALUE [prefix]: the line "KEY:" says VALUE (or, with prefix,

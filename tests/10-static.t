@@ -17,12 +17,17 @@ fi
 
 if command -v shellcheck >/dev/null 2>&1; then
     # From the top, where the tests' "source=tests/lib.sh" directives point;
-    # a file a shellcheck, as many at once as there are CPUs (xargs says 123
-    # if any of them found something), each one's report in a file of its own.
+    # a file a shellcheck, as many at once as there are CPUs, or as make
+    # check leaves (TEST_JOBS tests run at once); xargs says 123 if any of
+    # them found something; each one's report in a file of its own.
+    jobs=${TEST_JOBS:-1}
+    case $jobs in ''|*[!0-9]*|0) jobs=1 ;; esac
+    cpus=$(($(getconf _NPROCESSORS_ONLN) / jobs))
+    [ "$cpus" -ge 1 ] || cpus=1
     mkdir "$tmp/sc"
     # shellcheck disable=SC2016 # expanded by that sh
     if (cd "$top" && printf '%s\n' scripts/box scripts/lab scripts/plot scripts/cache-vs-anon tests/lib.sh tests/*.t .ci/run |
-        xargs -P "$(getconf _NPROCESSORS_ONLN)" -I{} sh -c 'case $1 in *.ci/run) s=bash ;; *) s=sh ;; esac
+        xargs -P "$cpus" -I{} sh -c 'case $1 in *.ci/run) s=bash ;; *) s=sh ;; esac
             shellcheck -s "$s" -x "$1" >"$2/$(echo "$1" | tr /. __)" 2>&1' sh {} "$tmp/sc"); then
         pass "shellcheck: nothing to report on scripts/, tests/, .ci/run"
     else

@@ -93,8 +93,11 @@ ram=$(( $(count "$w" '#') + $(count "$w" ':') ))
 is "forward's map after writing: $want marks in RAM for its $(field 2 rss) MB resident, within two ($ram: [$w])" \
     "$(( ram > want ? ram - want : want - ram ))" -le $((2 + lag))
 # (The first half all in swap, the last marks all in RAM or partly; between
-# them, on 64 KiB pages, a stray mark of swap cache may sit either way.)
-if printf '%s' "$w" | grep -qE "^[.]{32}[.:#]*[#:]{$((want - 2 - lag))}\$" && [ "$want" -le 16 ]; then
+# them, on 64 KiB pages, a stray mark of swap cache may sit either way.  At
+# most a quarter of the marks hold pages in RAM, and the one at the
+# window's edge: the RSS line's MB count the program's own code and stack
+# too.)
+if printf '%s' "$w" | grep -qE "^[.]{32}[.:#]*[#:]{$((want - 2 - lag))}\$" && [ "$ram" -le 17 ]; then
     pass "forward's map after writing: the last share in RAM, the rest in swap"
 else
     fail "forward's map after writing: the last share in RAM, the rest in swap" "[$w]"

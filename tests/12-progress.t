@@ -87,6 +87,7 @@ if ! how=$(sh "$box" how); then
     box_skip "killed mid-write: the lines so far were flushed" "no way to make a memory box: ${how#none: }"
     done_testing
 fi
+swap_lock
 run sh "$box" run -n 64M "$swap" -i 16M
 if [ "$rc" -eq 137 ] && grep -q '^writing: 48 MB ' "$out" && ! grep -q '^after writing' "$out"; then
     pass "killed mid-write (exit 137): 'writing: 48 MB' was already out"

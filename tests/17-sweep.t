@@ -15,12 +15,15 @@
 . "$(dirname "$0")/lib.sh"
 is_root || skip_all "not root: the runs that leave boxes, swapfiles and settings behind need root"
 need_box
+swap_lock
 plan 20
 
 cva=$top/scripts/cache-vs-anon
-# Our program, this checkout's (the demo runs ./swap) and this user's, running (a killed one may
-# stay a zombie until PID 1 reaps it; another user's may run beside).
+# Our program in a box, this checkout's (the demo runs ./swap) and this
+# user's, running (a killed one may stay a zombie until PID 1 reaps it;
+# another user's may run beside, and another test's plain runs).
 procs() { pgrep -u "$(id -u)" -f "^($swap|\./swap)( |\$)" | while read -r p; do
+    grep -q swap-box "/proc/$p/cgroup" 2>/dev/null || continue
     case $(sed -n 's/.*) \(.\).*/\1/p' "/proc/$p/stat" 2>/dev/null) in Z|'') ;; *) echo "$p" ;; esac; done; }
 # shellcheck disable=SC2317 # called through wait_for
 no_boxed_run() { ! boxed_run_of ''; }

@@ -103,6 +103,8 @@ student_files >"$tmp/student.before"
 touch "$tmp/marker"
 
 # ---------------------------------------------------------- the root flows
+# (From here on, this test's turn to swap and make boxes: swap_lock.)
+swap_lock
 # flow DESC CMD...: CMD as root, from root's working folder, with the
 # student's folder as TMPDIR, bounded in time.  rc 124: it hung.
 flow() {

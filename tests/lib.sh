@@ -6,6 +6,11 @@
 # Environment:
 #   REQUIRE_BOX=1     a box test that cannot run fails instead of skipping
 #   TEST_SWAPFILE=1   as root with no swap on, make a temporary 1 GiB swapfile
+#
+# make check runs two tests at a time.  Those that swap, make boxes or
+# read what swap is on take turns (swap_lock): two boxed runs at once
+# would share the swap device, and each one's pages would come back with
+# less of the readahead that the fault counts measure.
 
 set -u
 # shellcheck disable=SC2034 # these are for the tests that source this file
@@ -14,20 +19,30 @@ set -u
     swap=$top/swap
     box=$top/scripts/box
     lab=$top/scripts/lab
-    # What a test run that was killed left, first (not for a test that
-    # looks for leftovers itself: no_sweep=1); then this test's tag
-    # (scripts/box: PID.START) in the names of what it makes, in this
-    # user's own folders (scripts/box dirs), never in a shared one.
-    [ -n "${no_sweep-}" ] || sh "$box" sweep -q
-    tag=$(sh "$box" tag $$) || exit 1
+    # This user's own folders (scripts/box dirs), never a shared one; then
+    # what a test run that was killed left (not for a test that looks for
+    # leftovers itself: no_sweep=1), unless a test that takes turns runs
+    # now (swap_lock: what it leaves for a moment on purpose is not a
+    # leftover; it sweeps itself); then this test's tag (scripts/box:
+    # PID.START) in the names of what it makes.
     dirs=$(sh "$box" dirs) || exit 1
     state_dir=$(echo "$dirs" | sed -n 1p) work_dir=$(echo "$dirs" | sed -n 2p)
+    if [ -z "${no_sweep-}" ]; then
+        if [ -n "${SWAP_TEST_TURN-}" ] || ! command -v flock >/dev/null 2>&1; then
+            sh "$box" sweep -q
+        elif exec 9<"$state_dir" && flock -n 9; then
+            sh "$box" sweep -q
+            flock -u 9
+        fi
+        exec 9<&-
+    fi
+    tag=$(sh "$box" tag $$) || exit 1
     tmp=$(mktemp -d "$work_dir/swap-test.$tag.XXXXXX") || exit 1
     out=$tmp/out err=$tmp/err rc=0
     n=0 failures=0
 }
 
-test_swapfile='' thp_saved='' protected_saved='' student=''
+test_swapfile='' thp_saved='' protected_saved='' student='' turn=''
 cleanup() {
     [ -z "$test_swapfile" ] || sh "$box" swapoff "$test_swapfile"
     [ -z "$thp_saved" ] || echo "$thp_saved" >/sys/kernel/mm/transparent_hugepage/enabled
@@ -39,6 +54,9 @@ cleanup() {
         (box_library=1 && . "$box" && remove_student "$student" "$tag") && rm -f "$state_dir/swap-test.$tag.student"
     fi
     rm -rf "$tmp"
+    # (Let go explicitly: a run still going on in the background holds the
+    # same descriptor.)
+    [ -z "$turn" ] || flock -u 9
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
@@ -119,10 +137,28 @@ vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
 
+# swap_lock: this test's turn, among this user's tests, to swap, make
+# boxes and read what swap is on, until it ends: it waits for the test
+# whose turn it is (flock on this user's state folder, which only this
+# user may write), then sweeps what a killed run left.  The tests it
+# starts itself share its turn (SWAP_TEST_TURN).  Without flock(1) the
+# Makefile runs the tests one at a time, and there is nothing to wait for.
+swap_lock() {
+    [ -z "$turn" ] && [ -z "${SWAP_TEST_TURN-}" ] || return 0
+    command -v flock >/dev/null 2>&1 || return 0
+    exec 9<"$state_dir" || return 1
+    flock 9 || return 1
+    turn=1
+    export SWAP_TEST_TURN=1
+    [ -n "${no_sweep-}" ] || sh "$box" sweep -q
+}
+
 # Swap on, or as root with TEST_SWAPFILE=1 a temporary swapfile that the
 # cleanup turns off and deletes.  Swap that was on already is left alone.
-# Returns 1, with the reason in $swap_why, when there is none.
+# Returns 1, with the reason in $swap_why, when there is none.  Takes this
+# test's turn first (swap_lock).
 want_swap() {
+    swap_lock
     [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ] && return 0
     swap_why="no swap is on (as root, TEST_SWAPFILE=1 lets the tests make a temporary swapfile)"
     [ "${TEST_SWAPFILE:-0}" = 1 ] || return 1
