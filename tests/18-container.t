@@ -111,8 +111,12 @@ if [ -n "$stage" ] && [ "$stage" != cached ] && ! command -v debootstrap >/dev/n
     [ "$stage" = fresh ] && no_engine "no debootstrap, to make the build stage's base image from Debian's packages"
     stage=''
 fi
+# What the build stage did, also on stderr: make check's own output (CI's)
+# shows it.
+said() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 t0=$(date +%s)
 if [ -z "$stage" ]; then
+    said "the build stage: not run, no base at hand (TEST_BUILD_STAGE=1 makes one)"
     skip "a base image with a compiler" "no base at hand: TEST_BUILD_STAGE=1 makes one with debootstrap and keeps it in $cache"
     skip "$name build: the build stage compiles swap" "no base at hand (TEST_BUILD_STAGE=1)"
     skip "the image from the build stage runs" "no base at hand (TEST_BUILD_STAGE=1)"
@@ -133,14 +137,18 @@ else
             made="$made, kept in $cache"
         fi
     fi
-    if [ -n "${made-}" ]; then pass "a base image with a compiler, $made ($(($(date +%s) - t0)) s)"
+    base_s=$(($(date +%s) - t0))
+    if [ -n "${made-}" ]; then pass "a base image with a compiler, $made ($base_s s)"
     else fail "a base image with a compiler ($stage)" "$(tail -n 5 "$tmp/debootstrap.log" 2>/dev/null)" "$(cat "$err")"; done_testing; fi
     t0=$(date +%s)
     run engine build --build-arg "BASE=$base" -t "$staged" -f "$top/container/Containerfile" "$top"
-    is "$name build: the build stage compiles swap, exit 0 ($(($(date +%s) - t0)) s)" "$rc" -eq 0
+    build_s=$(($(date +%s) - t0))
+    is "$name build: the build stage compiles swap, exit 0 ($build_s s)" "$rc" -eq 0
     [ "$rc" -eq 0 ] || { show_run; done_testing; }
     run engine run --rm "$staged" 16M
     is "the image from the build stage runs (exit 0, three lines)" "$rc$(wc -l <"$out")" -eq 03
+    [ "$rc$(wc -l <"$out")" -ne 03 ] ||
+        said "the build stage: a base image with a compiler, $made ($base_s s); $name build of the stage, swap compiled in it ($build_s s); its image ran: $(tail -n 1 "$out")"
     [ "$name" = podman ] || img=$staged
 fi
 size=$(engine image inspect --format '{{.Size}}' "$img")
