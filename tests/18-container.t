@@ -204,6 +204,8 @@ fi
 is "--memory-swap 64m (no swap): killed by the kernel (exit 137)" "$rc" -eq 137
 fi
 
+# (What is left to do needs no turn.)
+swap_done
 cleanup_engine
 if [ "$name" = podman ]; then left=$(engine ps -a -q; engine images -a -q)
 else left=$(docker ps -a -q --filter "ancestor=$img"; docker image inspect -f '{{.Id}}' "$img" "$base" 2>/dev/null); fi

@@ -157,6 +157,15 @@ swap_lock() {
     [ -n "${no_sweep-}" ] || sh "$box" sweep -q
 }
 
+# swap_done: this test's turn over before its end, for what it does after
+# that needs none: its temporary swapfile (if any) off first, since the
+# next test may use whatever swap is on.
+swap_done() {
+    [ -z "$test_swapfile" ] || { sh "$box" swapoff "$test_swapfile" && test_swapfile=''; }
+    [ -z "$turn" ] || { flock -u 9 && exec 9<&- && turn=''; }
+    unset SWAP_TEST_TURN
+}
+
 # Swap on, or as root with TEST_SWAPFILE=1 a temporary swapfile that the
 # cleanup turns off and deletes.  Swap that was on already is left alone.
 # Returns 1, with the reason in $swap_why, when there is none.  Takes this
