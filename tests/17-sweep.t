@@ -6,8 +6,9 @@
 # vm.swappiness or (MGLRU) a switched LRU.  Then scripts/box sweep -n lists
 # what is left, and the next run (or the sweep) undoes it all and says so in
 # one line.  A sweep leaves alone what a live run owns, and what is not
-# named as ours.  The boxed runs map 24 MB in 16 MB boxes (enough to be in
-# swap) and are held still (SIGSTOP) once they are where the test
+# named as ours.  The boxed runs map 64 MB in 16 MB boxes (long enough, on
+# an emulated machine too, to be seen in swap) and are held still
+# (SIGSTOP) once they are where the test
 # wants them: a small run need not outlast the test's checks, and no check
 # races its end.  To a sweep a stopped run is as live as a running one,
 # and SIGKILL ends it all the same.
@@ -57,7 +58,7 @@ if [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ]; then
         skip "$t" "swap is on already here, so make demo would make no temporary swapfile"
     done
 else
-    (cd "$top" && exec env TEMP_SWAP=1 BOX=16M SIZE=24M sh scripts/lab demo ./swap 24M) >"$tmp/demo.out" 2>&1 &
+    (cd "$top" && exec env TEMP_SWAP=1 BOX=16M SIZE=64M sh scripts/lab demo ./swap 64M) >"$tmp/demo.out" 2>&1 &
     demo=$!
     demo_tag=$(sh "$box" tag "$demo")
     wait_for boxed_run_of "$demo_tag" && wait_for in_swap && hold
@@ -195,7 +196,7 @@ fi
 if ! want_swap; then
     for t in "a live run is left alone" "the live run still runs" "the live run finishes intact"; do box_skip "$t" "$swap_why"; done
 else
-    sh "$box" run 16M "$swap" 24M >"$tmp/live.out" 2>&1 &
+    sh "$box" run 16M "$swap" 64M >"$tmp/live.out" 2>&1 &
     live=$!
     wait_for boxed_run_of "$(sh "$box" tag "$live")" && wait_for in_swap && hold
     run sh "$box" sweep

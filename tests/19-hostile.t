@@ -21,6 +21,9 @@ is_root || skip_all "not root: the flows under test are root's"
 if ! command -v useradd >/dev/null 2>&1 || ! command -v runuser >/dev/null 2>&1; then
     skip_all "no useradd or runuser, to make an unprivileged user"
 fi
+# Its turn from the start (swap_lock): its traps include a box cgroup and
+# records that no other test's sweep may meet meanwhile.
+swap_lock
 make_student || skip_all "cannot make a user: $(cat "$tmp/useradd.err")"
 plan 28
 
@@ -103,8 +106,6 @@ student_files >"$tmp/student.before"
 touch "$tmp/marker"
 
 # ---------------------------------------------------------- the root flows
-# (From here on, this test's turn to swap and make boxes: swap_lock.)
-swap_lock
 # flow DESC CMD...: CMD as root, from root's working folder, with the
 # student's folder as TMPDIR, bounded in time.  rc 124: it hung.
 flow() {
