@@ -8,9 +8,8 @@
 # one line.  A sweep leaves alone what a live run owns, and what is not
 # named as ours.  The boxed runs map 64 MB in 16 MB boxes (long enough, on
 # an emulated machine too, to be seen in swap) and are held still
-# (SIGSTOP) once they are where the test
-# wants them: a small run need not outlast the test's checks, and no check
-# races its end.  To a sweep a stopped run is as live as a running one,
+# (SIGSTOP) once they are where the test wants them: a run need not
+# outlast the test's checks, and no check races its end.  To a sweep a stopped run is as live as a running one,
 # and SIGKILL ends it all the same.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -23,9 +22,11 @@ cva=$top/scripts/cache-vs-anon
 # Our program in a box, this checkout's (the demo runs ./swap) and this
 # user's, running (a killed one may stay a zombie until PID 1 reaps it;
 # another user's may run beside, and another test's plain runs).
+# state_of PID: its state letter (R, S, T, Z, ...), empty once it is gone.
+state_of() { sed -n 's/.*) \(.\).*/\1/p' "/proc/$1/stat" 2>/dev/null; }
 procs() { pgrep -u "$(id -u)" -f "^($swap|\./swap)( |\$)" | while read -r p; do
     grep -q swap-box "/proc/$p/cgroup" 2>/dev/null || continue
-    case $(sed -n 's/.*) \(.\).*/\1/p' "/proc/$p/stat" 2>/dev/null) in Z|'') ;; *) echo "$p" ;; esac; done; }
+    case $(state_of "$p") in Z|'') ;; *) echo "$p" ;; esac; done; }
 # shellcheck disable=SC2317 # called through wait_for
 no_boxed_run() { ! boxed_run_of ''; }
 # shellcheck disable=SC2317 # called through wait_for
@@ -36,7 +37,7 @@ unhold() { for p in $(procs); do kill -CONT "$p"; done; }
 # stopped: every ./swap of ours is held (state T), none ended.
 stopped() {
     [ -n "$(procs)" ] || return 1
-    for p in $(procs); do [ "$(sed -n 's/.*) \(.\).*/\1/p' "/proc/$p/stat" 2>/dev/null)" = T ] || return 1; done
+    for p in $(procs); do [ "$(state_of "$p")" = T ] || return 1; done
 }
 # shellcheck disable=SC2317 # called through wait_for
 lru_switched() { [ "$(cat "$lg")" != "$lru" ]; }

@@ -7,10 +7,10 @@
 #   REQUIRE_BOX=1     a box test that cannot run fails instead of skipping
 #   TEST_SWAPFILE=1   as root with no swap on, make a temporary 1 GiB swapfile
 #
-# make check runs two tests at a time.  Those that swap, make boxes or
-# read what swap is on take turns (swap_lock): two boxed runs at once
-# would share the swap device, and each one's pages would come back with
-# less of the readahead that the fault counts measure.
+# make check runs three tests at a time (JOBS, in the Makefile).  Those
+# that swap, make boxes or read what swap is on take turns (swap_lock):
+# two boxed runs at once would share the swap device, and each one's pages
+# would come back with less of the readahead that the fault counts measure.
 
 set -u
 # shellcheck disable=SC2034 # these are for the tests that source this file
