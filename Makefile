@@ -49,12 +49,13 @@ image:
 
 # make check runs JOBS tests at a time; those that swap or read what swap
 # is on take turns (tests/lib.sh, swap_lock, with flock(1): without it, one
-# at a time).  The THP test (it sets a mode for the whole machine) and the
-# last look for leftovers run after all the others, alone: prove runs last
-# what its par rule does not name.
+# at a time).  The THP test (it sets a mode for the whole machine), the
+# census of what root's tests created (98) and the last look for leftovers
+# run after all the others, alone: prove runs last what its par rule does
+# not name.  98 is told how many tests there are, to see each was traced.
 JOBS = $(if $(shell command -v flock 2>/dev/null),3,1)
 check: swap
-	TEST_JOBS=$(JOBS) $(PROVE) -j$(JOBS) --rules='par=tests/{00,01,02,03,04,05,06,07,09,1?,2?}-*.t' tests/
+	TEST_JOBS=$(JOBS) TEST_COUNT=$(words $(wildcard tests/*.t)) $(PROVE) -j$(JOBS) --rules='par=tests/{00,01,02,03,04,05,06,07,09,1?,2?}-*.t' tests/
 
 clean:
 	rm -f swap *.o swap.svg

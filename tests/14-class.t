@@ -2,10 +2,11 @@
 # make class (lab class N SIZE): a class that cannot fit in the free swap is
 # refused before anything starts, so the OOM killer kills nothing; a small
 # class completes, one line per run and the summary last; an interrupted
-# class leaves no box and no process behind.
+# class leaves no box and no process behind, and signals no process but
+# the runs it has not yet reaped (a reaped run's PID may be anyone's).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 12
+plan 13
 # (The OOM kill count and the free swap are the machine's: its turn.)
 swap_lock
 
@@ -38,7 +39,7 @@ done
 if ! { how=$(sh "$box" how) && want_swap; }; then
     why=${swap_why:-no way to make a memory box: ${how#none: }}
     for t in "class of 2: exit 0" "class of 2: a line per run" "class of 2: the summary" \
-        "interrupted class: exit 143" "interrupted class: nothing left"; do
+        "interrupted class: exit 143" "interrupted class: nothing left" "interrupted class: reaped PIDs"; do
         box_skip "$t" "$why"
     done
     done_testing
@@ -61,16 +62,72 @@ fi
 env BOX=64M sh "$lab" class 2 256M >"$out" 2>"$err" &
 pid=$!
 i=0
-while [ "$(pgrep -f "^$swap 256M\$" | wc -l)" -lt 2 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+while [ "$(runs_of 256M | wc -l)" -lt 2 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
 is "an interrupted class: exit status 143" "$rc" -eq 143
 # The runs' box helpers end their runs and remove their boxes on their own:
 # given up to 10 s on a loaded machine, a leak stays and fails.
-leftover() { pgrep -f "^$swap 256M\$"; { find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$(id -u)" 2>/dev/null; ls -d "$work_dir"/swap-class.* 2>/dev/null; } | keep_gone; }
+leftover() { runs_of 256M; { find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$(id -u)" 2>/dev/null; ls -d "$work_dir"/swap-class.* 2>/dev/null; } | keep_gone; }
 wait_max=100
 wait_for test -z "$(leftover)"
 left=$(leftover)
 is "an interrupted class: no run, box or temporary folder left${left:+: $left}" "${#left}" -eq 0
+
+# Interrupted after run 1 was reaped (run 2 held still, SIGSTOP): run 1's
+# PID, free now, is given to a process of the test's (as root, through
+# ns_last_pid, the next PID the kernel hands out), which the class must
+# not signal when it is interrupted.
+# start_of PID: its start time, to tell which box helper came first.
+start_of() { sed -n 's/.*) //p' "/proc/$1/stat" 2>/dev/null | awk '{ print $20 }'; }
+reaped_test() {
+    is_root || { skip "$1" "not root: the next PID cannot be chosen (ns_last_pid)"; return; }
+    [ -w /proc/sys/kernel/ns_last_pid ] || { skip "$1" "no writable /proc/sys/kernel/ns_last_pid"; return; }
+    env BOX=16M sh "$lab" class 2 64M >"$out" 2>"$err" &
+    bg=$!
+    # (The shell may have forked once more before the lab's sh started.)
+    # shellcheck disable=SC2317 # called through wait_for
+    lab_of() { lab_pid=$(pgrep -n -u "$(id -u)" -f "^sh $lab class 2 64M\$") && [ "$(pgrep -P "$lab_pid" | wc -l)" -ge 2 ]; }
+    if ! wait_for lab_of; then
+        kill -TERM "$bg"; wait "$bg"
+        fail "$1" "the class did not start its two runs" "$(cat "$out" "$err")"
+        return
+    fi
+    # (The second box helper started is run 2's: its ./swap is held.)
+    second=$(for h in $(pgrep -P "$lab_pid"); do echo "$(start_of "$h") $h"; done | sort -n | awk 'NR == 2 { print $2 }')
+    first=$(pgrep -P "$lab_pid" | grep -vx "$second")
+    # shellcheck disable=SC2317 # called through wait_for
+    held() { r=$(pgrep -P "$second" -f "^$swap 64M\$") && kill -STOP "$r"; }
+    if ! wait_for held || ! wait_for grep -q '^run   1: ' "$out"; then
+        kill -TERM "$lab_pid"; wait "$bg"
+        fail "$1" "run 2 could not be held while run 1 ended" "$(cat "$out" "$err")"
+        return
+    fi
+    # Run 1's helper is reaped (its line is out); its PID goes to a sleep
+    # of ours, tried until no other process took it first.
+    sentinel='' i=0
+    while [ -z "$sentinel" ] && [ $i -lt 50 ]; do
+        echo $((first - 1)) >/proc/sys/kernel/ns_last_pid
+        sleep 300 &
+        if [ $! -eq "$first" ]; then sentinel=$!; else kill $!; fi
+        i=$((i + 1))
+    done
+    if [ -z "$sentinel" ]; then
+        kill -TERM "$lab_pid"; wait "$bg"
+        skip "$1" "PID $first was taken by another process each time"
+        return
+    fi
+    kill -TERM "$lab_pid"
+    wait "$bg"
+    if kill -0 "$sentinel" 2>/dev/null; then
+        pass "$1 (run 1's PID $first, now a process of the test's, lives on)"
+        kill "$sentinel"
+    else
+        fail "$1" "PID $first, run 1's once and then the test's sleep, was signalled" "$(cat "$out" "$err")"
+    fi
+    wait "$sentinel" 2>/dev/null
+    wait_for test -z "$(leftover)"
+}
+reaped_test "an interrupted class signals only runs it has not reaped"
 done_testing

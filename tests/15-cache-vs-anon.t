@@ -102,7 +102,7 @@ kill -TERM "$pid"
 wait "$pid"
 # The row's box helper (scripts/box run) finishes on its own and removes its
 # box: given up to 10 s on a loaded machine, a leak stays and fails.
-leftover() { { ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$(id -u)" 2>/dev/null; } | keep_gone; pgrep -f "^$swap 12M\$"; }
+leftover() { { ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$(id -u)" 2>/dev/null; } | keep_gone; runs_of 12M; }
 i=0
 while [ -n "$(leftover)" ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
 left=$(leftover)

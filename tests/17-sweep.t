@@ -31,13 +31,24 @@ procs() { pgrep -u "$(id -u)" -f "^($swap|\./swap)( |\$)" | while read -r p; do
 no_boxed_run() { ! boxed_run_of ''; }
 # shellcheck disable=SC2317 # called through wait_for
 in_swap() { for p in $(procs); do awk '$1 == "VmSwap:" && $2 > 0 { f = 1 } END { exit !f }' "/proc/$p/status" 2>/dev/null && return 0; done; return 1; }
-# hold: our running ./swap stopped where it is (SIGSTOP); unhold: going on.
-hold() { for p in $(procs); do kill -STOP "$p"; done; }
+# in_box_of TAG: a ./swap of ours runs in the box of owner TAG (not just
+# the box helper's shell, before it has become ./swap).
+# shellcheck disable=SC2317 # called through wait_for
+in_box_of() {
+    for p in $(procs); do
+        grep -q -e "swap-box\.$1" -e "swap-box-$(echo "$1" | tr . -)" "/proc/$p/cgroup" 2>/dev/null && return 0
+    done
+    return 1
+}
+# hold: our running ./swap stopped where it is (SIGSTOP), and seen to be
+# so; unhold: going on.
+hold() { for p in $(procs); do kill -STOP "$p"; done; wait_for stopped; }
 unhold() { for p in $(procs); do kill -CONT "$p"; done; }
-# stopped: every ./swap of ours is held (state T), none ended.
+# stopped: every ./swap of ours is held (state T; t under strace, as in
+# the census), none ended.
 stopped() {
     [ -n "$(procs)" ] || return 1
-    for p in $(procs); do [ "$(state_of "$p")" = T ] || return 1; done
+    for p in $(procs); do case $(state_of "$p") in T|t) ;; *) return 1 ;; esac; done
 }
 # shellcheck disable=SC2317 # called through wait_for
 lru_switched() { [ "$(cat "$lg")" != "$lru" ]; }
@@ -62,7 +73,7 @@ else
     (cd "$top" && exec env TEMP_SWAP=1 BOX=16M SIZE=64M sh scripts/lab demo ./swap 64M) >"$tmp/demo.out" 2>&1 &
     demo=$!
     demo_tag=$(sh "$box" tag "$demo")
-    wait_for boxed_run_of "$demo_tag" && wait_for in_swap && hold
+    wait_for in_box_of "$demo_tag" && wait_for in_swap && hold
     kill -KILL "$demo"
     wait "$demo" 2>/dev/null
     left_swapfile=$work_dir/swap-demo.$demo_tag.swapfile
@@ -114,10 +125,12 @@ fi
 if ! want_swap; then
     for t in "box run killed" "sweep: says" "sweep: nothing left"; do box_skip "$t" "$swap_why"; done
 else
-    sh "$box" run 16M "$swap" 24M >/dev/null 2>&1 &
+    # (64 MB: a run long enough to be caught in its box, not only its
+    # shell there before it becomes ./swap, on a loaded machine too.)
+    sh "$box" run 16M "$swap" 64M >/dev/null 2>&1 &
     runner=$!
     runner_tag=$(sh "$box" tag "$runner")
-    wait_for boxed_run_of "$runner_tag" && hold
+    wait_for in_box_of "$runner_tag" && hold
     kill -KILL "$runner"
     wait "$runner" 2>/dev/null
     if stopped; then pass "box run killed (SIGKILL): ./swap lives on in its box"
@@ -199,7 +212,7 @@ if ! want_swap; then
 else
     sh "$box" run 16M "$swap" 64M >"$tmp/live.out" 2>&1 &
     live=$!
-    wait_for boxed_run_of "$(sh "$box" tag "$live")" && wait_for in_swap && hold
+    wait_for in_box_of "$(sh "$box" tag "$live")" && wait_for in_swap && hold
     run sh "$box" sweep
     if grep -q 'nothing left behind' "$err" && [ "$rc" -eq 0 ]; then pass "a sweep during a live run: nothing to clean ($(cat "$err"))"
     else fail "a sweep during a live run: nothing to clean" "$(cat "$out" "$err")"; fi

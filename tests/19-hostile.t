@@ -1,20 +1,27 @@
 #!/bin/sh
 # A shared server with a hostile student.  A real unprivileged user, made
 # here and removed at the end, plants every trap that once worked against
-# the teacher's root runs, in every shared folder the scripts used to look
-# in (/tmp, /var/tmp, its own $TMPDIR): records of dead runs whose content
-# is a path, "-delete" or a number out of range; symbolic links to a
-# root-only canary file, a hard link to it, a FIFO, a folder where a file
-# belongs, a pattern-shaped name; its own box cgroup; and a loop that links
-# the names a temporary swapfile would get to a file of its own while a
-# root demo runs.  fs.protected_* are 0 for the test's length, so that the
-# scripts' own care is what is tested.  Then the root flows run (sweep,
-# demo, class, the 1997 script, plot; small runs, since what is checked is
-# where they keep things, not what they measure), each under a timeout: the canary,
-# the sysctls, root's working folder and the student's files must be
-# unchanged, no swap device may belong to anyone but root, and root makes
-# nothing in the shared folders.  Last, the same traps put straight into
-# root's own folder (as if it had been broken into) are named and left alone.
+# the teacher's root runs: records of dead runs whose content is a path,
+# "-delete" or a number out of range; symbolic links to a root-only canary
+# file, a hard link to it, a FIFO, a folder where a file belongs, a
+# pattern-shaped name; its own box cgroup; a loop that links the names a
+# temporary swapfile would get to a file of its own while a root demo
+# runs, and another that links valgrind's debugger files while root's
+# valgrind runs; the fallback folder of another user (a second one, the
+# victim); a process dressed as a run of ./swap.  The traps go in /tmp and
+# /var/tmp, where the kernel's link protections (fs.protected_*) may guard
+# root, and in a folder that every user may write but that is not sticky,
+# where they never do: there the scripts' own care is what is tested, and
+# no setting of the machine is changed (fs.protected_* are sampled every
+# 50 ms, and must never be lowered).  Then the root flows run (sweep, demo,
+# class, the 1997 script, plot, valgrind; small runs, since what is checked
+# is where they keep things, not what they measure), each under a timeout:
+# the canary, the sysctls, root's working folder and the student's files
+# must be unchanged, no swap device may belong to anyone but root, and
+# root makes nothing in the shared folders.  Last, the same traps put
+# straight into root's own folder (as if it had been broken into) are
+# named and left alone.  The student's folders and the dead runs' tags
+# are random: another user cannot squat them to spoil the test.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 is_root || skip_all "not root: the flows under test are root's"
@@ -25,22 +32,28 @@ fi
 # records that no other test's sweep may meet meanwhile.
 swap_lock
 make_student || skip_all "cannot make a user: $(cat "$tmp/useradd.err")"
-plan 28
+make_student victim || skip_all "cannot make a second user: $(cat "$tmp/useradd.err")"
+plan 43
+# bail WHY: the test cannot go on (one plan only: TAP's Bail out!).
+bail() { echo "Bail out! $*"; exit 1; }
 
-for p in symlinks regular fifos hardlinks; do
-    protected "$p" 0 || diag "fs.protected_$p cannot be set to 0 here: the kernel's own guard stays"
-done
-protected_now=$(cat /proc/sys/fs/protected_symlinks /proc/sys/fs/protected_regular /proc/sys/fs/protected_fifos /proc/sys/fs/protected_hardlinks | tr '\n' ' ')
-diag "student $student (UID $student_uid); fs.protected_symlinks, _regular, _fifos, _hardlinks: $protected_now"
+# fs.protected_* as they are, sampled every 50 ms until the end.
+prot() { cat /proc/sys/fs/protected_symlinks /proc/sys/fs/protected_regular /proc/sys/fs/protected_fifos /proc/sys/fs/protected_hardlinks 2>/dev/null | tr '\n' ' '; }
+protected_now=$(prot)
+(while :; do prot; echo; sleep 0.05; done) >"$tmp/protected.seen" 2>/dev/null &
+sampler=$!
+diag "student $student (UID $student_uid), victim $victim (UID $victim_uid); fs.protected_symlinks, _regular, _fifos, _hardlinks: $protected_now"
 
-# A root-only file in a folder everyone may pass through (so that a hard
-# link to it can be made: on the file system of /var/tmp, and of /tmp where
-# that is no tmpfs), and root's working folder.
+# A root-only file in a folder everyone may pass through, and beside it a
+# folder every user may write that is not sticky: the kernel's link
+# protections never apply there.  And root's working folder.
 canary_dir=/var/lib/swap-canary.$tag
-mkdir -m 755 "$canary_dir" || skip_all "cannot make $canary_dir"
+mkdir -m 755 "$canary_dir" || bail "cannot make $canary_dir"
 canary=$canary_dir/canary
 head -c 64 /dev/urandom | od -An -tx1 | (umask 077 && cat >"$canary")
 cp "$canary" "$tmp/canary.orig"
+open=$canary_dir/open
+{ mkdir "$open" && chmod 777 "$open"; } || bail "cannot make $open"
 mkdir "$tmp/cwd" && echo keep >"$tmp/cwd/a" && echo keep >"$tmp/cwd/b"
 swappiness=$(cat /proc/sys/vm/swappiness)
 lg=/sys/kernel/mm/lru_gen/enabled lru=$(cat "$lg" 2>/dev/null)
@@ -48,53 +61,67 @@ v2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
 v1=$(awk '$9 == "cgroup" && $NF ~ /(^|,)memory(,|$)/ { print $5; exit }' /proc/self/mountinfo)
 
 # --------------------------------------------------------------- the traps
-# plant DIR: every trap in DIR, as the student.  Owners 999999990 and up:
-# a PID above pid_max, never alive, so a sweep believes them dead.
-sdir=/tmp/swap-student-tmp.$$
-as_student mkdir -m 755 "$sdir" "$sdir/mine" || skip_all "the student cannot write /tmp"
-as_student ln -s "$canary" "$sdir/mine/cgroup.subtree_control"
+# The student's own folder, made by the student with a name nobody can
+# guess.  Dead runs' tags: random PIDs above any pid_max (2^22), never
+# alive, so that a sweep believes them dead, and nobody can squat them.
+{ sdir=$(as_student mktemp -d /tmp/swap-student.XXXXXX) && [ -d "$sdir" ]; } || bail "the student cannot make a folder in /tmp"
+{ as_student chmod 755 "$sdir" && as_student mkdir "$sdir/mine"; } || bail "the student cannot write in $sdir"
+as_student ln -s "$canary" "$sdir/mine/cgroup.subtree_control" || bail "the student cannot make a link in $sdir/mine"
+# shellcheck disable=SC2046 # the numbers, a word each
+set -- $(od -An -N40 -tu4 /dev/urandom | awk '{ for (i = 1; i <= NF; i++) printf "%.0f\n", 1000000000 + $i % 3000000000 }')
+d0=$1 d1=$2 d2=$3 d3=$4 d4=$5 d5=$6 d6=$7 d7=$8
+# plant DIR: every trap in DIR, as the student; any that cannot be made
+# fails the test (with set -e, the first one that fails).
 # shellcheck disable=SC2016 # expanded by the student's shell
 plant='
-d=$1 canary=$2 mine=$3 v2=$4
+set -e
+d=$1 canary=$2 mine=$3 v2=$4 d0=$5 d1=$6 d2=$7 d3=$8 d4=$9 d5=${10} d6=${11} d7=${12}
 rec() { printf "%s\n" "$2" >"$d/$1"; }
-rec swap-box.999999990.1.memory "$mine"
-rec swap-box.999999991.1.memory -delete
-rec swap-box.999999992.1.memory "${v2:-/sys/fs/cgroup}"
-rec swap-box.999999993.1.memory "${v2:-/sys/fs/cgroup}/../../../tmp"
-rec swap-cva.999999990.1.swappiness 1
-rec swap-cva.999999991.1.swappiness 999999
-rec swap-cva.999999990.1.lru_gen 0x0000
-rec swap-cva.999999991.1.lru_gen 0x12345
-rec swap-test.999999990.1.protected_symlinks 1
-mkfifo "$d/swap-cva.999999992.1.swappiness"
-mkfifo "$d/swap-box.999999994.1.memory"
-ln -s "$canary" "$d/swap-cva.999999993.1.swappiness"
-ln -s "$canary" "$d/swap-demo.999999990.1.swapfile"
-ln "$canary" "$d/swap-cva.999999994.1.swappiness" 2>/dev/null
-ln "$canary" "$d/swap-demo.999999991.1.swapfile" 2>/dev/null
-mkdir "$d/swap-cva.999999995.1.swappiness"
-ln -s / "$d/swap-plot.999999990.1.XXXXXX"
-ln -s "$canary" "$d/swap-cva.999999990.1.file"
+rec swap-box.$d0.1.memory "$mine"
+rec swap-box.$d1.1.memory -delete
+rec swap-box.$d2.1.memory "${v2:-/sys/fs/cgroup}"
+rec swap-box.$d3.1.memory "${v2:-/sys/fs/cgroup}/../../../tmp"
+rec swap-cva.$d0.1.swappiness 1
+rec swap-cva.$d1.1.swappiness 999999
+rec swap-cva.$d0.1.lru_gen 0x0000
+rec swap-cva.$d1.1.lru_gen 0x12345
+rec swap-test.$d0.1.thp always
+mkfifo "$d/swap-cva.$d2.1.swappiness"
+mkfifo "$d/swap-box.$d4.1.memory"
+ln -s "$canary" "$d/swap-cva.$d3.1.swappiness"
+ln -s "$canary" "$d/swap-demo.$d0.1.swapfile"
+mkdir "$d/swap-cva.$d5.1.swappiness"
+ln -s / "$d/swap-plot.$d0.1.XXXXXX"
+ln -s "$canary" "$d/swap-cva.$d0.1.file"
 : >"$d/swap-demo.1.5.*.swapfile"
 '
-for d in /tmp /var/tmp "$sdir"; do
-    as_student sh -c "$plant" sh "$d" "$canary" "$sdir/mine" "$v2"
+# hard DIR: the hard links to the canary, made by root for the student
+# (fs.protected_hardlinks, where it is 1, keeps the student from making
+# them, and is not lowered): a name the student controls, root's inode.
+hard() { ln "$canary" "$1/swap-cva.$d4.1.swappiness" && ln "$canary" "$1/swap-demo.$d1.1.swapfile"; }
+planted=0
+for d in /tmp /var/tmp "$sdir" "$open"; do
+    if as_student sh -c "$plant" sh "$d" "$canary" "$sdir/mine" "$v2" "$d0" "$d1" "$d2" "$d3" "$d4" "$d5" "$d6" "$d7" 2>"$tmp/plant.err" && hard "$d"; then
+        planted=$((planted + 1))
+    else
+        diag "planting in $d failed: $(cat "$tmp/plant.err")"
+    fi
 done
-nplanted=$(find /tmp /var/tmp "$sdir" -maxdepth 1 -user "$student_uid" -name 'swap-*' | wc -l)
-hard=$(stat -c %h "$canary")
-diag "planted $nplanted traps; the canary has $hard links"
+nplanted=$(find /tmp /var/tmp "$sdir" "$open" -maxdepth 1 \( -user "$student_uid" -o -samefile "$canary" \) -name 'swap-*' | wc -l)
+hard_links=$(stat -c %h "$canary")
+is "every trap planted in /tmp, /var/tmp, the student's folder and the open folder ($nplanted traps; the canary has $hard_links links)" "$planted" -eq 4
 # The student's own box, in a subtree of its own (a delegated one, as
 # systemd makes for a user): root's sweep must not take it for its own.
 student_box=''
 for m in $v1 $v2; do
-    if mkdir "$m/swap-box.999999995.1" 2>/dev/null; then
-        chown "$student" "$m/swap-box.999999995.1" && student_box=$m/swap-box.999999995.1
+    if mkdir "$m/swap-box.$d6.1" 2>/dev/null; then
+        chown "$student" "$m/swap-box.$d6.1" && student_box=$m/swap-box.$d6.1
         break
     fi
 done
 # What the student owns, and what it holds, now.
 student_files() {
-    find /tmp /var/tmp "$sdir" -maxdepth 1 -user "$student_uid" -printf '%y %p %l\n' | sort
+    find /tmp /var/tmp "$sdir" "$open" -maxdepth 1 \( -user "$student_uid" -o -samefile "$canary" \) -printf '%y %p %l\n' | sort
     find "$sdir" -type f -exec md5sum {} + | sort
 }
 # A bait of the student's: were root to make a swapfile through a link to
@@ -106,12 +133,12 @@ student_files >"$tmp/student.before"
 touch "$tmp/marker"
 
 # ---------------------------------------------------------- the root flows
-# flow DESC CMD...: CMD as root, from root's working folder, with the
-# student's folder as TMPDIR, bounded in time.  rc 124: it hung.
+# flow DESC CMD...: CMD as root, from root's working folder, with the open
+# folder as TMPDIR, bounded in time.  rc 124: it hung.
 flow() {
     desc=$1
     shift
-    (cd "$tmp/cwd" && TMPDIR=$sdir timeout 300 "$@") >"$out" 2>"$err"
+    (cd "$tmp/cwd" && TMPDIR=$open timeout 300 "$@") >"$out" 2>"$err"
     rc=$?
     if [ "$rc" -eq 124 ]; then fail "$desc: does not hang" "killed after 300 s" "$(cat "$err")"
     else pass "$desc: finishes (exit $rc), no hang"; fi
@@ -132,12 +159,12 @@ else
         while :; do
             for p in $(pgrep -u 0 -x sh); do
                 t=$p.$(sed -n "s/.*) //p" /proc/$p/stat 2>/dev/null | awk "{ print \$20 }")
-                for d in /tmp /var/tmp /var/lib/swap-lab /run/swap-lab; do
+                for d in /tmp /var/tmp /var/lib/swap-lab /run/swap-lab "$2"; do
                     [ -e "$d/swap-demo.$t.swapfile" ] || ln -s "$1" "$d/swap-demo.$t.swapfile" 2>/dev/null
                 done
             done
             sleep 0.02
-        done' sh "$sdir/bait" &
+        done' sh "$sdir/bait" "$open" &
     racer=$!
     # Every swap device seen while the demo runs, with its owner.
     (while :; do awk 'NR > 1 { print $1 }' /proc/swaps | while read -r f; do
@@ -147,7 +174,7 @@ else
     kill "$watcher"
     wait "$watcher" 2>/dev/null
     pkill -KILL -u "$student_uid"
-    wait "$racer" 2>/dev/null
+    { wait "$racer"; } 2>/dev/null
     seen=$(sort -u "$tmp/swaps.seen" | tr '\n' ' ')
     if [ "$rc" -eq 0 ] && grep -q 'after reading it back' "$out" && [ -s "$tmp/swaps.seen" ] &&
         ! awk '$1 != 0' "$tmp/swaps.seen" | grep -q . && ! grep -qv " $work_dir/swap-demo\." "$tmp/swaps.seen"; then
@@ -156,9 +183,8 @@ else
         fail "the demo swapped into root's own file only" "exit $rc; seen: $seen" "$(cat "$out" "$err")"
     fi
 fi
-as_student rm -f /tmp/swap-demo.*.*.swapfile /var/tmp/swap-demo.*.*.swapfile 2>/dev/null
-# (the planted ones again, which that rm took too)
-for d in /tmp /var/tmp; do as_student sh -c "$plant" sh "$d" "$canary" "$sdir/mine" "$v2" 2>/dev/null; done
+# (The racer's own links, to its bait, go; the planted traps stay.)
+as_student find /tmp /var/tmp "$open" -maxdepth 1 -name 'swap-demo.*.swapfile' -lname "$sdir/bait" -delete 2>/dev/null
 
 if ! want_swap; then
     for t in "make class" "cache-vs-anon" "make plot"; do box_skip "$t" "$swap_why"; done
@@ -171,14 +197,66 @@ else
     [ "$rc" -eq 0 ] || show_run
 fi
 
+# valgrind, as tests/09 runs it, while the student links valgrind's
+# debugger files (/tmp/vgdb-pipe-shared-mem-vgdb-PID-by-USER-on-HOST) for
+# every valgrind of root's it sees, and for the next PIDs, to the canary.
+if ! command -v valgrind >/dev/null 2>&1; then
+    skip "valgrind under a racing student" "valgrind is not installed"
+else
+    # shellcheck disable=SC2016 # expanded by the student's shell
+    as_student sh -c '
+        while :; do
+            next=$(cat /proc/sys/kernel/ns_last_pid)
+            for p in $(pgrep -u 0 -f "valgrind|memcheck") $(seq "$next" $((next + 20))); do
+                for d in /tmp /var/tmp "$2"; do
+                    # (valgrind says ??? for a user or host it cannot tell.)
+                    for u in root "???"; do for h in "$3" "???"; do
+                        f=$d/vgdb-pipe-shared-mem-vgdb-$p-by-$u-on-$h
+                        [ -e "$f" ] || ln -s "$1" "$f" 2>/dev/null
+                    done; done
+                done
+            done
+            sleep 0.005
+        done' sh "$canary" "$open" "$(hostname)" &
+    racer=$!
+    ok=1
+    for i in 1 2 3; do
+        # shellcheck disable=SC2086 # the options, a word each
+        (cd "$tmp/cwd" && valgrind $memcheck_opts "$swap" 8M) >"$out" 2>"$err" || ok=0
+    done
+    pkill -KILL -u "$student_uid"
+    { wait "$racer"; } 2>/dev/null
+    as_student find /tmp /var/tmp "$open" -maxdepth 1 -name 'vgdb-pipe-*' -delete 2>/dev/null
+    if [ "$ok" = 1 ] && cmp -s "$canary" "$tmp/canary.orig"; then
+        pass "valgrind three times under a racing student: clean runs, the canary as it was"
+    else
+        fail "valgrind three times under a racing student: clean runs, the canary as it was" "$(cat "$err")" "$(od -c "$canary" | head -n 3)"
+    fi
+fi
+
+# A process of the student's wearing a run's command line: the tests'
+# own count of runs (runs_of) does not see it; a plain pgrep -f would.
+# shellcheck disable=SC2016 # expanded by perl
+as_student perl -e '$0 = $ARGV[0]; sleep 60' "$swap 256M" &
+fake=$!
+# shellcheck disable=SC2317 # called through wait_for
+faked() { fake_pid=$(pgrep -u "$student_uid" -f "^$swap 256M\$"); }
+wait_for faked
+# (Root's own runs of 256M, another test's, may be there too.)
+if [ -n "$fake_pid" ] && pgrep -f "^$swap 256M\$" | grep -qx "$fake_pid" && ! runs_of 256M | grep -qx "$fake_pid"; then
+    pass "a student's process named '$swap 256M' is no run of the tests' (runs_of)"
+else
+    fail "a student's process named like a run is no run of the tests'" "its PID: $fake_pid" "runs_of: $(runs_of 256M)" "pgrep -f: $(pgrep -f "^$swap 256M\$")"
+fi
+pkill -KILL -u "$student_uid"
+{ wait "$fake"; } 2>/dev/null
+
 # ------------------------------------------------------------ what stayed
 if cmp -s "$canary" "$tmp/canary.orig"; then pass "the root-only canary is unchanged"
 else fail "the root-only canary is unchanged" "now: $(head -c 100 "$canary")"; fi
 is "vm.swappiness is unchanged ($swappiness)" "$(cat /proc/sys/vm/swappiness)" -eq "$swappiness"
 if [ -z "$lru" ]; then skip "lru_gen/enabled is unchanged" "no MGLRU in this kernel ($(uname -r))"
 else is "lru_gen/enabled is unchanged ($lru)" "$(cat "$lg")" = "$lru"; fi
-got=$(cat /proc/sys/fs/protected_symlinks /proc/sys/fs/protected_regular /proc/sys/fs/protected_fifos /proc/sys/fs/protected_hardlinks | tr '\n' ' ')
-is "fs.protected_* are as the test set them ($protected_now)" "$got" = "$protected_now"
 got=$(find "$tmp/cwd" -mindepth 1 -printf '%f ')
 if [ -f "$tmp/cwd/a" ] && [ -f "$tmp/cwd/b" ]; then pass "root's working folder is intact ($got)"
 else fail "root's working folder is intact" "now: $got"; fi
@@ -198,9 +276,10 @@ fi
 if [ -z "$student_box" ]; then skip "the student's own box cgroup is left alone" "no cgroup could be made here"
 elif [ -d "$student_box" ]; then pass "the student's own box cgroup ($student_box) is left alone"
 else fail "the student's own box cgroup is left alone" "$student_box is gone"; fi
-made=$(find /tmp /var/tmp -maxdepth 1 -user 0 -name 'swap-*' -newer "$tmp/marker" 2>/dev/null)
-is "root made nothing in /tmp or /var/tmp${made:+: $made}" "${#made}" -eq 0
+made=$(find /tmp /var/tmp /dev/shm "$open" -maxdepth 1 -user 0 \( -name 'swap-*' -o -name 'vgdb-*' -o -name 'valgrind_*' \) -newer "$tmp/marker" 2>/dev/null)
+is "root made nothing in /tmp, /var/tmp, /dev/shm or the open folder${made:+: $made}" "${#made}" -eq 0
 
+# ------------------------------------------------ folders given by variable
 # Root's folder where the student can reach it: refused, one line.
 refused() {
     if [ "$rc" -ne 0 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q "refusing to keep state in $2" "$err"; then
@@ -211,30 +290,93 @@ refused() {
 }
 run env SWAP_LAB_DIR="$sdir" sh "$box" sweep
 refused "SWAP_LAB_DIR in the student's folder" "$sdir"
-mkdir -m 755 "$tmp/open"
-run env SWAP_LAB_DIR="$tmp/open" sh "$box" dirs
-refused "a root folder of mode 755" "$tmp/open"
-run env SWAP_LAB_DIR="$tmp/open" TEMP_SWAP=1 sh "$lab" demo "$swap" 16M
-if [ "$rc" -ne 0 ] && grep -q "refusing to keep state in $tmp/open" "$err"; then pass "make demo with a folder of mode 755: refused"
+mkdir -m 755 "$tmp/o755"
+run env SWAP_LAB_DIR="$tmp/o755" sh "$box" dirs
+refused "a root folder of mode 755" "$tmp/o755"
+run env SWAP_LAB_DIR="$tmp/o755" TEMP_SWAP=1 sh "$lab" demo "$swap" 16M
+if [ "$rc" -ne 0 ] && grep -q "refusing to keep state in $tmp/o755" "$err"; then pass "make demo with a folder of mode 755: refused"
 else fail "make demo with a folder of mode 755: refused" "exit $rc" "$(cat "$err")"; fi
 run env CVA_DIR="$sdir" sh "$top/scripts/cache-vs-anon" 0
 refused "CVA_DIR in the student's folder" "$sdir"
+# Root's own folder of mode 700, below one the student owns: she could
+# rename it away and put hers in its place.  Below a folder anyone may
+# write (not sticky), and through a symbolic link: the same.
+mkdir -m 700 "$sdir/mine/lab" "$open/lab"
+ln -s "$tmp" "$canary_dir/link"
+for d in "$sdir/mine/lab" "$open/lab" "$canary_dir/link/cwd" "$tmp/lab/../cwd"; do
+    run env SWAP_LAB_DIR="$d" sh "$box" dirs
+    refused "SWAP_LAB_DIR=$d, root's, mode 700, but not every folder above it" "$d"
+done
+run env CVA_DIR="$open/lab" sh "$top/scripts/cache-vs-anon" 0
+refused "CVA_DIR=$open/lab, below a folder anyone may write" "$open/lab"
+mkdir -m 700 "$tmp/ok"
+run env SWAP_LAB_DIR="$tmp/ok" sh "$box" dirs
+if [ "$rc" -eq 0 ] && [ "$(cat "$out")" = "$(printf '%s\n%s' "$tmp/ok" "$tmp/ok")" ]; then
+    pass "SWAP_LAB_DIR=$tmp/ok, root's all the way up: used"
+else
+    fail "SWAP_LAB_DIR=$tmp/ok, root's all the way up: used" "exit $rc" "$(cat "$out" "$err")"
+fi
 
+# -------------------------------------------------- no user blocks another
+# The student makes the victim's fallback folder, /tmp/swap-lab-UID, and
+# one of the names it would fall back to next; the victim (no login
+# session: no XDG_RUNTIME_DIR) still runs ./swap, the demo, a test and the
+# sweep, in a folder of its own that the student cannot touch.
+squat=/tmp/swap-lab-$victim_uid
+as_student mkdir -m 700 "$squat" "$squat.AAAAAA" || fail "the student squats $squat" "cannot make it"
+# The victim's own copy of what it runs, readable by all (the checkout may
+# lie in a folder closed to other users).
+co=$canary_dir/co
+{ mkdir -p "$co/scripts" "$co/tests" && cp "$swap" "$co/" && cp "$box" "$lab" "$co/scripts/" &&
+    cp "$top/tests/lib.sh" "$top/tests/02-plain.t" "$co/tests/" && chmod -R a+rX "$co"; } ||
+    bail "cannot copy the lab to $co for the victim"
+as_victim sh "$co/scripts/box" dirs >"$out" 2>"$err"
+rc=$?
+vdir=$(head -n 1 "$out")
+case $vdir in
+"$squat".??????)
+    if [ "$rc" -eq 0 ] && [ "$vdir" != "$squat.AAAAAA" ] && [ "$(stat -c '%U %a' "$vdir")" = "$victim 700" ]; then
+        pass "the victim's folder, with $squat squatted: $vdir, its own, mode 700 ($(cat "$err"))"
+    else
+        fail "the victim's folder, with $squat squatted" "exit $rc" "$(cat "$out" "$err")" "$(ls -ld "$vdir")"
+    fi ;;
+*) fail "the victim's folder, with $squat squatted" "exit $rc" "$(cat "$out" "$err")" ;;
+esac
+as_victim sh "$co/scripts/box" sweep >"$out" 2>"$err"
+is "the victim's sweep works ($(cat "$err"))" "$?" -eq 0
+as_victim sh "$co/scripts/lab" demo "$co/swap" 16M >"$out" 2>"$err"
+if grep -q '^after reading it back:' "$out" && ! grep -q refusing "$err"; then
+    pass "the victim's make demo runs ./swap plainly ($(grep -c . "$out") lines; then: $(head -n 1 "$err"))"
+else
+    fail "the victim's make demo runs ./swap plainly" "$(cat "$out" "$err")"
+fi
+as_victim sh "$co/tests/02-plain.t" >"$out" 2>"$err"
+rc=$?
+if [ "$rc" -eq 0 ] && ! grep -q '^not ok' "$out"; then pass "the victim's tests/02-plain.t passes ($(grep -c '^ok' "$out") ok)"
+else fail "the victim's tests/02-plain.t passes" "exit $rc" "$(cat "$out" "$err")"; fi
+if [ "$(stat -c %U "$squat")" = "$student" ] && [ "$(stat -c %U "$vdir")" = "$victim" ]; then
+    pass "the squatter's folder is left as it was, the victim's stays the victim's"
+else
+    fail "the squatter's folder is left as it was, the victim's stays the victim's" "$(ls -ld "$squat" "$vdir")"
+fi
+
+# ------------------------------------------------------------ the sweep
 # The same traps straight in root's own folder (it cannot happen through
 # the folder: as if it had been broken into): a record is obeyed only if
 # it holds what it can, and only a regular file is one.
 # (Less the records that hold what a real one can: those would be obeyed.)
 mkdir -m 700 "$tmp/lab"
-sh -c "$plant" sh "$tmp/lab" "$canary" "$sdir/mine" "$v2"
-rm -f "$tmp/lab/swap-cva.999999990.1.swappiness" "$tmp/lab/swap-cva.999999990.1.lru_gen" \
-    "$tmp/lab/swap-test.999999990.1.protected_symlinks" "$tmp/lab/swap-box.999999992.1.memory"
+{ sh -c "$plant" sh "$tmp/lab" "$canary" "$sdir/mine" "$v2" "$d0" "$d1" "$d2" "$d3" "$d4" "$d5" "$d6" "$d7" && hard "$tmp/lab"; } ||
+    fail "the traps planted in root's own folder" "$(ls -l "$tmp/lab")"
+rm -f "$tmp/lab/swap-cva.$d0.1.swappiness" "$tmp/lab/swap-cva.$d0.1.lru_gen" \
+    "$tmp/lab/swap-test.$d0.1.thp" "$tmp/lab/swap-box.$d2.1.memory"
 before=$(find "$tmp/lab" -mindepth 1 -maxdepth 1 | wc -l)
 (cd "$tmp/cwd" && exec timeout 60 env SWAP_LAB_DIR="$tmp/lab" sh "$box" sweep) >"$out" 2>"$err"
 rc=$?
 is "planted in root's own folder: the sweep does not hang" "$rc" -ne 124
 odd=$(grep -o 'left alone[^;]*' "$err" | wc -l)
 if cmp -s "$canary" "$tmp/canary.orig" && [ "$(cat /proc/sys/vm/swappiness)" -eq "$swappiness" ] &&
-    [ -f "$tmp/cwd/a" ] && [ "$(cat /proc/sys/fs/protected_symlinks)" = "${protected_now%% *}" ] &&
+    [ -f "$tmp/cwd/a" ] && [ "$(prot)" = "$protected_now" ] &&
     { [ -z "$lru" ] || [ "$(cat "$lg")" = "$lru" ]; }; then
     pass "planted in root's own folder: nothing obeyed (canary, sysctls, working folder as they were)"
 else
@@ -243,17 +385,14 @@ fi
 # All but the regular file named as a dead run's swapfile, which is deleted.
 kept=$(find "$tmp/lab" -mindepth 1 -maxdepth 1 | wc -l)
 is "planted in root's own folder: all but the plain dead swapfile left alone ($kept of $before)" "$kept" -eq $((before - 1))
-for w in 'swap-box.999999990.1.memory' 'swap-box.999999991.1.memory' 'swap-cva.999999991.1.swappiness' \
-    'swap-cva.999999991.1.lru_gen' 'swap-cva.999999992.1.swappiness (a FIFO)' \
-    'swap-cva.999999993.1.swappiness (a symbolic link)' 'swap-demo.999999991.1.swapfile (a file with' \
-    'swap-cva.999999995.1.swappiness (a folder)'; do
-    # (A hard link only where the canary's file system allowed one.)
-    case $w in *'(a file with') [ -e "$tmp/lab/swap-demo.999999991.1.swapfile" ] || continue ;; esac
+for w in "swap-box.$d0.1.memory" "swap-box.$d1.1.memory" "swap-cva.$d1.1.swappiness" \
+    "swap-cva.$d1.1.lru_gen" "swap-cva.$d2.1.swappiness (a FIFO)" \
+    "swap-cva.$d3.1.swappiness (a symbolic link)" "swap-demo.$d1.1.swapfile (a file with" \
+    "swap-cva.$d4.1.swappiness (a file with" "swap-cva.$d5.1.swappiness (a folder)"; do
     grep -qF "$w" "$err" || odd=missing
 done
 if [ "$odd" != missing ]; then pass "planted in root's own folder: each is named in the sweep's lines"
 else fail "planted in root's own folder: each is named in the sweep's lines" "$(cat "$err")"; fi
-[ "$hard" -ge 3 ] || diag "no hard links to the canary could be made (fs.protected_hardlinks)"
 # A name shaped like a pattern is not a swap device that is on, and turns
 # none off.
 if swap_is=$(awk 'NR > 1 { print $1; exit }' /proc/swaps) && [ -n "$swap_is" ]; then
@@ -279,6 +418,8 @@ if [ -n "$v2" ] && [ -f "$v2/cgroup.subtree_control" ]; then
 else
     skip "a record naming the v2 mount itself holds what it can" "no cgroup v2 mount here"
 fi
+
+# ------------------------------------------------------------ swapfiles
 # A swapfile goes only in root's own folder, and is used only if it is
 # what was made: a swapfile whose mode came out other than 600 (here a
 # fallocate that also opens it up) is refused before mkswap.
@@ -297,6 +438,33 @@ if [ "$rc" -ne 0 ] && grep -q "cannot make the swapfile $sf" "$err" && [ ! -e "$
 else
     fail "a swapfile of mode 644 is refused before mkswap, and removed" "exit $rc" "$(cat "$err")" "$(cat /proc/swaps)"
 fi
+# A swapfile whose swapoff fails (a student can fill swap with her own
+# pages so that root's have nowhere to go) is still swap: kept and named,
+# never deleted while on.  (swapoff made to fail here; then the real one.)
+if [ "${TEST_SWAPFILE:-0}" != 1 ]; then
+    skip "a swapfile whose swapoff fails is kept and named" "TEST_SWAPFILE=1 lets the tests make a swapfile"
+else
+    sf=$work_dir/swap-test.$tag.off.swapfile
+    if SWAPFILE_SIZE=16M sh "$box" swapon "$sf" 2>"$err"; then
+        # shellcheck disable=SC2016 # expanded by that sh: scripts/box, with a swapoff that fails
+        run sh -c 'box_library=1; . "$1"; swapoff() { echo "swapoff: $1: Cannot allocate memory" >&2; return 1; }; swap_off "$2"' sh "$box" "$sf"
+        if [ "$rc" -ne 0 ] && [ -f "$sf" ] && grep -q "^$sf " /proc/swaps && grep -q "swapoff $sf failed: it is still on as swap, so it stays" "$err"; then
+            pass "a swapfile whose swapoff fails is kept, on, and named ($(tail -n 1 "$err"))"
+        else
+            fail "a swapfile whose swapoff fails is kept, on, and named" "exit $rc" "$(cat "$err")" "$(cat /proc/swaps)" "$(ls -l "$sf" 2>&1)"
+        fi
+        sh "$box" swapoff "$sf"
+    else
+        fail "a swapfile whose swapoff fails is kept and named" "cannot make $sf: $(cat "$err")"
+    fi
+fi
+
+# ------------------------------------------------------------ protections
+kill "$sampler"
+wait "$sampler" 2>/dev/null
+lowered=$(awk -v was="$protected_now" 'BEGIN { split(was, w, " ") }
+    NF == 4 { for (i = 1; i <= 4; i++) if ($i + 0 < w[i] + 0) { print; exit } }' "$tmp/protected.seen")
+is "fs.protected_* never lowered ($(grep -c . "$tmp/protected.seen") samples every 50 ms, all at least $protected_now)${lowered:+: $lowered}" "${#lowered}" -eq 0
 [ -z "$student_box" ] || rmdir "$student_box"
 rm -rf "$tmp/lab"
 done_testing

@@ -4,6 +4,9 @@
 # (its owner tag names a process that is gone): another user's suite, or
 # this user's own in another checkout, may be running beside this one.
 # No sweep first (no_sweep): it would clean up what this test looks for.
+# Not traced (the census, tests/98, is over and its folder gone).
+# shellcheck disable=SC2034 # read by tests/lib.sh
+no_census=1
 no_sweep=1
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"

@@ -13,12 +13,114 @@
 # would come back with less of the readahead that the fault counts measure.
 
 set -u
+
+# census_dir: where this run of the suite writes its traces, named with the
+# tag of prove (the parent of every test), so that a sweep removes it once
+# the run is over if 98 did not.  census_start ARGS: this test again, under
+# strace (once: what it starts is traced with it).
+census_dir() {
+    d=$(sh "$box" dirs | sed -n 2p) && t=$(sh "$box" tag "$PPID") && echo "$d/swap-census.$t"
+}
+census_start() {
+    [ "$(id -u)" -eq 0 ] && [ "${TEST_CENSUS:-1}" = 1 ] && [ -z "${no_census-}" ] &&
+        [ -z "${SWAP_TEST_TRACED-}" ] && command -v strace >/dev/null 2>&1 || return 0
+    c=$(census_dir) || return 0
+    mkdir -m 700 "$c" 2>/dev/null
+    # (Made by this user's first test, or another at the same moment: it
+    # must be the user's own folder, as the lab's are.)
+    [ -d "$c" ] && [ ! -L "$c" ] && [ "$(stat -c '%u %a' "$c")" = "0 700" ] || return 0
+    SWAP_TEST_TRACED=1
+    export SWAP_TEST_TRACED
+    exec strace --seccomp-bpf -f -qq -o "$c/${0##*/}.trace" -e "$census_calls" sh "$0" "$@"
+}
+# What creates a file or a folder, or changes whose process it is (names
+# with ? are not on every architecture).  census_trace TRACE CMD...: CMD
+# under strace, as census_start runs a whole test.
+census_calls='trace=?open,openat,?openat2,?creat,?mkdir,mkdirat,?mknod,mknodat,?link,linkat,?symlink,symlinkat,?rename,?renameat,?renameat2,?setuid,?setreuid,?setresuid,?fork,?vfork,clone,?clone3,execve'
+census_trace() { t=$1; shift; strace -f -qq -o "$t" -e "$census_calls" "$@"; }
+
+# census FILE...: a line for every creation, or open for writing, of a
+# path in a world-writable folder by a process of root's, or of
+# /proc/sys/fs/protected_*:
+#   VERDICT PROGRAM PID SYSCALL PATH FLAGS
+# VERDICT is ok (exclusive) or BAD.  A process is root's until it (or the
+# process it was forked from, at that moment) sets a non-zero user ID.
+census() {
+    awk '
+    function shared(p) { return p ~ /^\/(tmp|var\/tmp|dev\/shm)\/[^\/]+$/ || under_users(p) }
+    # Deeper, in a folder that a user who is not root made in a shared one.
+    function under_users(p,   d) { d = p; sub(/\/[^\/]+$/, "", d); return d in users_dir }
+    function first_path(s) { return match(s, /"[^"]*"/) ? substr(s, RSTART + 1, RLENGTH - 2) : "" }
+    function last_path(s,   r) { r = ""; while (match(s, /"[^"]*"/)) { r = substr(s, RSTART + 1, RLENGTH - 2); s = substr(s, RSTART + RLENGTH) } return r }
+    function who(pid) { return prog[pid] != "" ? prog[pid] : "?" }
+    # event PID LINE: one finished call, in the order the process made it;
+    # held back while whose process it is, is not known yet (a child of
+    # vfork or clone runs, and is traced, before its parent returns).
+    function event(pid, line,   call, ret, p, a, v, e, flags, writes, n, l, i) {
+        if (!(pid in uid)) { pend[pid] = pend[pid] line "\n"; return }
+        if (!match(line, /^[a-z0-9_]+\(/)) return
+        call = substr(line, 1, RLENGTH - 1)
+        if (!match(line, /\) += -?[0-9]+/)) return
+        ret = substr(line, RSTART, RLENGTH); sub(/.*= */, "", ret); ret += 0
+        if (ret < 0) return
+        if (call ~ /^(clone|clone3|fork|vfork)$/) {
+            if (ret > 0 && !(ret in uid)) {
+                uid[ret] = uid[pid]; prog[ret] = prog[pid]
+                if (ret in pend) { n = split(pend[ret], l, "\n"); delete pend[ret]; for (i = 1; i < n; i++) event(ret, l[i]) }
+            }
+            return
+        }
+        if (call == "execve") { p = first_path(line); sub(/.*\//, "", p); prog[pid] = p; return }
+        if (call ~ /^set(re|res|)uid$/) {
+            a = line; sub(/^[a-z]+\(/, "", a); sub(/\).*/, "", a); split(a, v, /, */)
+            e = call == "setuid" ? v[1] : v[2]
+            if (e != "-1") uid[pid] = e + 0
+            return
+        }
+        if (uid[pid] != 0) {
+            # A folder a user made in a shared one: root must not create there either.
+            if (call ~ /^mkdir/) { p = first_path(line); if (p ~ /^\/(tmp|var\/tmp|dev\/shm)\/[^\/]+$/) users_dir[p] = 1 }
+            return
+        }
+        if (call ~ /^(open|openat|openat2|creat)$/) {
+            p = first_path(line)
+            flags = line; sub(/^[^"]*"[^"]*"/, "", flags)
+            flags = match(flags, /O_[A-Z0-9_|]*/) ? substr(flags, RSTART, RLENGTH) : ""
+            if (call == "creat") flags = "O_CREAT|O_WRONLY|O_TRUNC"
+            writes = flags ~ /O_(WRONLY|RDWR|TRUNC|APPEND|CREAT)/
+            if (p ~ /^\/proc\/sys\/fs\/protected_/ && writes) { print "BAD", who(pid), pid, call, p, flags, file; return }
+            if (shared(p) && writes) print (flags ~ /O_EXCL/ ? "ok" : "BAD"), who(pid), pid, call, p, flags, file
+        } else if (call ~ /^(mkdir|mkdirat|mknod|mknodat|link|linkat|symlink|symlinkat|rename|renameat|renameat2)$/) {
+            p = call ~ /^(mkdir|mknod)/ ? first_path(line) : last_path(line)
+            if (shared(p)) print "ok", who(pid), pid, call, p, "-", file
+        }
+    }
+    # The first process of a trace is the test, root'"'"'s.
+    FNR == 1 { file = FILENAME; sub(/.*\//, "", file); sub(/\.trace$/, "", file); uid[$1] = 0 }
+    {
+        pid = $1; line = $0; sub(/^[0-9]+ +/, "", line)
+        if (line ~ /<unfinished \.\.\.>$/) { sub(/ *<unfinished \.\.\.>$/, "", line); held[pid] = line; next }
+        if (line ~ /^<\.\.\. [a-z0-9_]+ resumed>/) {
+            sub(/^<\.\.\. [a-z0-9_]+ resumed> ?/, "", line); line = held[pid] line; delete held[pid]
+        }
+        event(pid, line)
+    }
+    # Whose they were never came out: counted as root'"'"'s.
+    END { for (pid in pend) { uid[pid] = 0; n = split(pend[pid], l, "\n"); delete pend[pid]; for (i = 1; i < n; i++) event(pid, l[i]) } }
+    ' "$@"
+}
+
+
 # shellcheck disable=SC2034 # these are for the tests that source this file
 {
     top=$(cd "$(dirname "$0")/.." && pwd)
     swap=$top/swap
     box=$top/scripts/box
     lab=$top/scripts/lab
+    # The census (tests/98-census.t): as root, where strace is installed,
+    # each test runs again under it, with all it starts, and what they
+    # create and where is written down for 98 to read.  TEST_CENSUS=0: not.
+    census_start "$@"
     # This user's own folders (scripts/box dirs), never a shared one; then
     # what a test run that was killed left (not for a test that looks for
     # leftovers itself: no_sweep=1), unless a test that takes turns runs
@@ -41,21 +143,25 @@ set -u
     # own priority back in swap_lock (as root; a user's tests all stay at 5).
     renice -n 5 -p $$ >/dev/null 2>&1
     tmp=$(mktemp -d "$work_dir/swap-test.$tag.XXXXXX") || exit 1
+    # The tools the tests run (valgrind, compilers, podman, mktemp, sort,
+    # shells) make their temporary files in this test's own folder, never
+    # in /tmp, where another user may have planted a link.
+    TMPDIR=$tmp
+    export TMPDIR
     out=$tmp/out err=$tmp/err rc=0
     n=0 failures=0
 }
 
-test_swapfile='' thp_saved='' protected_saved='' student='' turn=''
+test_swapfile='' thp_saved='' users='' turn=''
 cleanup() {
     [ -z "$test_swapfile" ] || sh "$box" swapoff "$test_swapfile"
-    [ -z "$thp_saved" ] || echo "$thp_saved" >/sys/kernel/mm/transparent_hugepage/enabled
-    for kv in $protected_saved; do
-        echo "${kv#*=}" >"/proc/sys/fs/protected_${kv%%=*}" && rm -f "$state_dir/swap-test.$tag.protected_${kv%%=*}"
-    done
-    if [ -n "$student" ]; then
-        # shellcheck disable=SC1090,SC2034 # scripts/box, for remove_student only
-        (box_library=1 && . "$box" && remove_student "$student" "$tag") && rm -f "$state_dir/swap-test.$tag.student"
+    if [ -n "$thp_saved" ]; then
+        echo "$thp_saved" >/sys/kernel/mm/transparent_hugepage/enabled && rm -f "$state_dir/swap-test.$tag.thp"
     fi
+    for u in $users; do
+        # shellcheck disable=SC1090,SC2034 # scripts/box, for remove_student only
+        (box_library=1 && . "$box" && remove_student "${u#*=}" "$tag") && rm -f "$state_dir/swap-test.$tag.${u%%=*}"
+    done
     rm -rf "$tmp"
     # (Let go explicitly: a run still going on in the background holds the
     # same descriptor.)
@@ -72,7 +178,9 @@ fail() {
     n=$((n + 1)) failures=$((failures + 1))
     echo "not ok $n - $1"
     shift
-    for line in "$@"; do printf '# %s\n' "$line"; done
+    # (Every line of each, so that no line of a program's output is read
+    # as TAP.)
+    [ $# -eq 0 ] || printf '%s\n' "$@" | sed 's/^/# /'
 }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
@@ -135,6 +243,12 @@ field() {
 seconds_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 
 vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+
+# valgrind's memcheck as the tests run it: no debugger files (--vgdb=no:
+# with its default, valgrind re-creates a file in $TMPDIR, or /tmp, with
+# O_CREAT and no O_EXCL).
+# shellcheck disable=SC2034 # for the tests that run valgrind
+memcheck_opts='-q --vgdb=no --error-exitcode=99 --leak-check=full'
 
 # ------------------------------------------------ what a test may need
 
@@ -208,34 +322,43 @@ need_box() {
 # test be killed before its cleanup runs (a new file: O_EXCL).
 record() { echo "$2" | (umask 077 && dd of="$state_dir/swap-test.$tag.$1" conv=excl status=none) 2>/dev/null; }
 
-# protected NAME VALUE: fs.protected_NAME set to VALUE for the test's
-# length; the cleanup puts it back.  1 if it cannot be set.
-protected() {
-    f=/proc/sys/fs/protected_$1
-    was=$(cat "$f" 2>/dev/null) || return 1
-    [ "$was" = "$2" ] && return 0
-    record "protected_$1" "$was" || return 1
-    protected_saved="$protected_saved $1=$was"
-    echo "$2" >"$f" 2>/dev/null
+# thp MODE: the machine's transparent huge page mode set to MODE for the
+# test's length, recorded first so that a sweep puts it back if the test
+# is killed; the cleanup puts it back.  1 if it cannot be set.
+thp() {
+    f=/sys/kernel/mm/transparent_hugepage/enabled
+    was=$(sed -n 's/.*\[\([a-z]*\)\].*/\1/p' "$f" 2>/dev/null)
+    [ -n "$was" ] && record thp "$was" || return 1
+    thp_saved=$was
+    echo "$1" >"$f"
 }
 
-# make_student: a real unprivileged user for this test (in $student, its
-# UID in $student_uid), removed with all it made by the cleanup, or by a
-# sweep if the test is killed.
+# make_student [KIND]: a real unprivileged user for this test (in
+# $student, its UID in $student_uid), removed with all it made by the
+# cleanup, or by a sweep if the test is killed.  KIND "victim": a second
+# one, in $victim and $victim_uid.
 make_student() {
-    record student "swap-student-$$" || return 1
-    student=swap-student-$$
-    if ! useradd --no-create-home --home-dir / --shell /bin/sh --user-group "$student" 2>"$tmp/useradd.err"; then
-        rm -f "$state_dir/swap-test.$tag.student"
-        student=''
+    kind=${1:-student} name=swap-student-$$
+    [ "$kind" = student ] || name=$name$(printf '%s' "$kind" | wc -c)
+    rec=$kind
+    [ "$kind" = student ] || rec=$kind.student
+    record "$rec" "$name" || return 1
+    if ! useradd --no-create-home --home-dir / --shell /bin/sh --user-group "$name" 2>"$tmp/useradd.err"; then
+        rm -f "$state_dir/swap-test.$tag.$rec"
         return 1
     fi
+    users="$users $rec=$name"
     # shellcheck disable=SC2034 # for the test that made it
-    student_uid=$(id -u "$student")
+    case $kind in
+        student) student=$name student_uid=$(id -u "$name") ;;
+        *) victim=$name victim_uid=$(id -u "$name") ;;
+    esac
 }
-# as_student CMD...: CMD as that user, with nothing of root's environment
-# but PATH.
-as_student() { runuser -u "$student" -- env -i PATH=/usr/bin:/bin HOME=/ "$@"; }
+# as_student CMD..., as_victim CMD...: CMD as that user, with nothing of
+# root's environment but PATH.
+# (From /: the test's working folder may be closed to them.)
+as_student() { (cd / && exec runuser -u "$student" -- env -i PATH=/usr/bin:/bin HOME=/ "$@"); }
+as_victim() { (cd / && exec runuser -u "$victim" -- env -i PATH=/usr/bin:/bin HOME=/ "$@"); }
 
 # keep_gone: of the names on stdin, those whose owner tag (swap-KIND.PID.START
 # or the scope swap-box-PID-START) names a process that has ended: what a run
@@ -256,6 +379,11 @@ keep_gone() {
 rss_lag_mb() { echo $((64 * $(getconf PAGESIZE) / 1048576)); }
 
 # ------------------------------------------------ runs that go on meanwhile
+
+# runs_of ARGS: the PIDs of this checkout's ./swap running with exactly
+# ARGS, of this user's: another user's process may wear the same command
+# line (a student's perl can set its $0 to anything).
+runs_of() { pgrep -u "$(id -u)" -f "^$swap $1\$"; }
 
 # boxes: this user's boxes (cgroups swap-box.TAG, systemd scopes
 # swap-box-PID-START.scope).  boxed_run_of TAG: a process runs in the box
@@ -283,3 +411,9 @@ wait_for() {
 strips() { grep -c '^          \[[# .:]*\]$' "$1"; }
 strip() { grep '^          \[[# .:]*\]$' "${2:-$out}" | sed -n "$1p" | sed 's/^ *\[//; s/\]$//'; }
 count() { printf '%s' "$1" | tr -cd "$2" | wc -c; }
+
+# A runner that is itself a small box (a container started with -m 64m):
+# there even a plain run swaps, so every test takes its turn (swap_lock),
+# lest one read the free swap while another's runs hold some.
+runner_boxed=$(runner_limit_mb)
+[ -z "$runner_boxed" ] || [ "$runner_boxed" -ge 512 ] || swap_lock
