@@ -35,9 +35,18 @@
  * reading it faults nothing in).  With -v, after each step, how long the
  * box's tasks stalled waiting for memory (PSI).
  *
- * Usage: swap [-v] [-m] [-o ORDER] [-i STEP] [SIZE]   (swap --help says more)
+ * With -l it times every access to a page and sorts it by what the kernel
+ * did meanwhile, as this thread's own fault counters tell
+ * (getrusage(RUSAGE_THREAD), counted in the fault path): no fault (a load
+ * or store that found its page in RAM), a minor fault (the page was made,
+ * or found in the swap cache, without waiting for the device), a major
+ * fault (a wait for the device).  After each step, one line per kind: how
+ * many, the median, the 99th percentile, the slowest, and the time they
+ * took together.  The cost of one access, measured, not divided out.
+ *
+ * Usage: swap [-v] [-m] [-l] [-o ORDER] [-i STEP] [SIZE]   (swap --help says more)
  */
-#define _DEFAULT_SOURCE         /* MAP_ANONYMOUS, MADV_NOHUGEPAGE under -std=c11 */
+#define _GNU_SOURCE             /* MAP_ANONYMOUS, MADV_NOHUGEPAGE, RUSAGE_THREAD under -std=c11 */
 
 #include <ctype.h>
 #include <errno.h>
@@ -99,7 +108,7 @@ static void size_text(char *buf, size_t len, unsigned long long bytes)
 
 static void usage(void)
 {
-    printf("Usage: %s [-v] [-m] [-o ORDER] [-i STEP] [SIZE]\n"
+    printf("Usage: %s [-v] [-m] [-l] [-o ORDER] [-i STEP] [SIZE]\n"
            "Map SIZE bytes of anonymous memory, write one byte per page, read one byte\n"
            "per page, and after each step print VmRSS, VmSwap, major faults and time.\n"
            "\n"
@@ -113,6 +122,11 @@ static void usage(void)
            "            back; their time column is the time since the step began\n"
            "  -m        after each line, a map of the pages from first to last:\n"
            "            # in RAM, . in swap, : mixed, blank not touched yet\n"
+           "  -l        time every access to a page and sort it by what the kernel\n"
+           "            did (no fault, minor fault, major fault): after each step,\n"
+           "            per kind, how many, the median, the 99th percentile, the\n"
+           "            slowest, their total time and its share of the step's\n"
+           "            time\n"
            "  -v        first print what shapes the result: kernel, page size, THP,\n"
            "            swap readahead, swappiness, the LRU, swap devices, zswap,\n"
            "            this cgroup and its limits, the read order; after each step,\n"
@@ -192,7 +206,7 @@ static size_t nth_page(enum order order, size_t k, size_t npages)
 
 struct options {
     unsigned long long size;    /* bytes, not yet rounded to pages */
-    int verbose, map;
+    int verbose, map, latency;
     enum order order;
     unsigned long long step;    /* -i: bytes between progress lines; 0: none */
 };
@@ -257,7 +271,7 @@ static const char *option_value(int argc, char *argv[], int *i, const char *what
 
 static struct options parse_args(int argc, char *argv[])
 {
-    struct options opt = { DEFAULT_SIZE, 0, 0, FORWARD, 0 };
+    struct options opt = { DEFAULT_SIZE, 0, 0, 0, FORWARD, 0 };
     const char *step = NULL;
     int have_size = 0, only_operands = 0;
 
@@ -272,6 +286,8 @@ static struct options parse_args(int argc, char *argv[])
             opt.verbose = 1;
         } else if (!only_operands && strcmp(arg, "-m") == 0) {
             opt.map = 1;
+        } else if (!only_operands && strcmp(arg, "-l") == 0) {
+            opt.latency = 1;
         } else if (!only_operands && strncmp(arg, "-o", 2) == 0) {
             opt.order = parse_order(option_value(argc, argv, &i, "an ORDER"));
         } else if (!only_operands && strncmp(arg, "-i", 2) == 0) {
@@ -533,6 +549,194 @@ static void progress_line(struct progress *p, size_t done)
     report(label, clock_read(p->start));
     p->next = p->npages - done > p->every ? done + p->every : SIZE_MAX;
 }
+
+/* ------------------------------------------------ one access, timed (-l) */
+
+/* What the kernel did during one access, as this thread's own fault
+ * counters say (getrusage(RUSAGE_THREAD): ru_minflt, ru_majflt, which the
+ * fault path counts itself, mm_account_fault in mm/memory.c), read just
+ * before and just after it.  A major fault waited for the swap device; a
+ * minor one made the page, or found it in the swap cache, without waiting;
+ * no fault is a load or store that found its page in RAM. */
+enum kind { NO_FAULT, MINOR, MAJOR, KINDS };
+
+static const char *const kind_names[KINDS] = { "no fault", "minor fault", "major fault" };
+
+/* Nanoseconds in a histogram of fixed size, whatever SIZE (the program's
+ * own memory counts against the box): exact below 8 ns, then 8 buckets for
+ * each power of two, each at most an eighth of its lower bound wide, so a
+ * percentile read at a bucket's middle is within a sixteenth (about 6 %)
+ * of the truth; up to 2^35 ns (34 s), longer ones in the top bucket.  The
+ * HdrHistogram idea, at one significant octal digit. */
+#define SUB_BITS 3
+#define SUBS (1 << SUB_BITS)
+#define TOP_POWER 35
+#define BUCKETS (SUBS + (TOP_POWER - SUB_BITS) * SUBS)
+
+struct histogram {
+    uint64_t count[BUCKETS];
+    uint64_t n, total_ns, max_ns;
+};
+
+static struct {
+    int on;
+    struct histogram kind[KINDS];
+} latency;
+
+static unsigned bucket_of(uint64_t ns)
+{
+    unsigned power = 63 - (unsigned)__builtin_clzll(ns | 1);
+
+    if (ns < SUBS)
+        return (unsigned)ns;
+    if (power >= TOP_POWER)
+        return BUCKETS - 1;
+    return SUBS + (power - SUB_BITS) * SUBS + (unsigned)((ns >> (power - SUB_BITS)) & (SUBS - 1));
+}
+
+/* The middle of a bucket: what a percentile that falls in it reads. */
+static uint64_t bucket_middle(unsigned b)
+{
+    unsigned shift;
+
+    if (b < SUBS)
+        return b;
+    shift = (b - SUBS) / SUBS;
+    return ((uint64_t)(SUBS + (b - SUBS) % SUBS) << shift) + ((1ULL << shift) >> 1);
+}
+
+static void histogram_add(struct histogram *h, uint64_t ns)
+{
+    h->count[bucket_of(ns)]++;
+    h->n++;
+    h->total_ns += ns;
+    if (ns > h->max_ns)
+        h->max_ns = ns;
+}
+
+/* The p-th quantile (0 < p <= 1): the value of the ceil(p * n)-th smallest
+ * sample, to within its bucket; never above the slowest, which is exact. */
+static uint64_t histogram_quantile(const struct histogram *h, double p)
+{
+    uint64_t rank = (uint64_t)(p * (double)h->n), seen = 0;
+
+    if ((double)rank < p * (double)h->n)
+        rank++;
+    if (rank == 0)
+        rank = 1;
+    for (unsigned b = 0; b < BUCKETS; b++) {
+        seen += h->count[b];
+        /* (The top bucket has no upper end: the slowest is its value.) */
+        if (seen >= rank)
+            return b + 1 < BUCKETS && bucket_middle(b) < h->max_ns ? bucket_middle(b) : h->max_ns;
+    }
+    return h->max_ns;
+}
+
+static uint64_t nanoseconds(void)
+{
+    struct timespec ts;
+
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
+        die("clock_gettime");
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+struct faults { long minor, major; };
+
+static struct faults thread_faults(void)
+{
+    struct rusage ru;
+    struct faults f;
+
+    if (getrusage(RUSAGE_THREAD, &ru) == -1)
+        die("getrusage");
+    f.minor = ru.ru_minflt;
+    f.major = ru.ru_majflt;
+    return f;
+}
+
+/* A step begins: empty histograms.  (Their pages are touched here, not
+ * during the step's first accesses.) */
+static void latency_reset(void)
+{
+    if (latency.on)
+        memset(latency.kind, 0, sizeof(latency.kind));
+}
+
+/* One access, between the counters, and timed just inside them: neither
+ * getrusage call is in the time, and neither can fault. */
+static void latency_add(struct faults before, uint64_t t0, uint64_t t1)
+{
+    struct faults after = thread_faults();
+    enum kind k = after.major > before.major ? MAJOR : after.minor > before.minor ? MINOR : NO_FAULT;
+
+    histogram_add(&latency.kind[k], t1 - t0);
+}
+
+static void timed_write(volatile unsigned char *p, unsigned char byte)
+{
+    struct faults before = thread_faults();
+    uint64_t t0 = nanoseconds(), t1;
+
+    *p = byte;
+    t1 = nanoseconds();
+    latency_add(before, t0, t1);
+}
+
+static unsigned char timed_read(const volatile unsigned char *p)
+{
+    struct faults before = thread_faults();
+    uint64_t t0 = nanoseconds(), t1;
+    unsigned char byte = *p;
+
+    t1 = nanoseconds();
+    latency_add(before, t0, t1);
+    return byte;
+}
+
+/* "850 ns", "1.2 µs", "65 µs", "2.1 ms", "1.9 s": two significant digits,
+ * as far as the bucket's precision goes.  Right-aligned in width columns
+ * (µ is two bytes, one column). */
+static const char *duration_text(char *buf, size_t len, uint64_t ns, int width)
+{
+    static const char *const units[] = { "ns", "\xc2\xb5s", "ms", "s" };
+    double v = (double)ns;
+    unsigned u = 0;
+    char text[32];
+
+    while (u < 3 && v >= 999.5) {
+        v /= 1000;
+        u++;
+    }
+    snprintf(text, sizeof(text), v < 9.95 && u > 0 ? "%.1f %s" : "%.0f %s", v, units[u]);
+    snprintf(buf, len, "%*s", width + (u == 1), text);
+    return buf;
+}
+
+/* After a step: a line for each kind of access that happened in it. */
+static void latency_lines(double step_seconds)
+{
+    char median[32], p99[32], slowest[32], sum[32];
+
+    if (!latency.on)
+        return;
+    for (int k = 0; k < KINDS; k++) {
+        const struct histogram *h = &latency.kind[k];
+
+        if (h->n == 0)
+            continue;
+        printf("  %-12s%8llu  median %s  99th %s  max %s  sum %s %4.0f%%\n", kind_names[k],
+               (unsigned long long)h->n,
+               duration_text(median, sizeof(median), histogram_quantile(h, 0.5), 6),
+               duration_text(p99, sizeof(p99), histogram_quantile(h, 0.99), 6),
+               duration_text(slowest, sizeof(slowest), h->max_ns, 6),
+               duration_text(sum, sizeof(sum), h->total_ns, 6),
+               step_seconds > 0 ? 100.0 * (double)h->total_ns / 1e9 / step_seconds : 0.0);
+    }
+    fflush(stdout);
+}
+
 
 /* ------------------------------------------------- the environment (-v) */
 
@@ -925,7 +1129,10 @@ static void write_pages(volatile unsigned char *mem, size_t npages, size_t page,
                         struct progress *progress)
 {
     for (size_t i = 0; i < npages; i++) {
-        mem[i * page] = page_byte(i);
+        if (latency.on)
+            timed_write(&mem[i * page], page_byte(i));
+        else
+            mem[i * page] = page_byte(i);
         if (i + 1 == progress->next)
             progress_line(progress, i + 1);
     }
@@ -940,8 +1147,9 @@ static size_t read_pages(const volatile unsigned char *mem, size_t npages, size_
 
     for (size_t k = 0; k < npages; k++) {
         size_t i = nth_page(order, k, npages);
+        unsigned char byte = latency.on ? timed_read(&mem[i * page]) : mem[i * page];
 
-        if (mem[i * page] != page_byte(i) && bad++ == 0)
+        if (byte != page_byte(i) && bad++ == 0)
             *first_bad = i;
         if (k + 1 == progress->next)
             progress_line(progress, k + 1);
@@ -977,6 +1185,10 @@ static const char *read_label(enum order order)
     return "after reading it back:";
 }
 
+#ifdef LATENCY_SELFTEST
+#define main swap_main          /* the test build's own main is below */
+#endif
+
 int main(int argc, char *argv[])
 {
     const char *slash = strrchr(argv[0] != NULL ? argv[0] : "swap", '/');
@@ -993,6 +1205,7 @@ int main(int argc, char *argv[])
     if (argv[0] != NULL && argv[0][0] != '\0')
         progname = slash != NULL ? slash + 1 : argv[0];
     opt = parse_args(argc, argv);
+    latency.on = opt.latency;
     page = page_size();
     npages = (size_t)((opt.size + (unsigned long long)page - 1) / (unsigned long long)page);
     size = npages * (size_t)page;
@@ -1011,16 +1224,22 @@ int main(int argc, char *argv[])
         map_start(mem, npages, (size_t)page);
     report("start:", seconds);
 
+    latency_reset();
     t = clock_start();
     progress = progress_start("writing", opt.step, npages, (size_t)page, t);
     write_pages(mem, npages, (size_t)page, &progress);
-    report(label, clock_read(t));
+    seconds = clock_read(t);
+    report(label, seconds);
+    latency_lines(seconds);
     stall_line(&stall);
 
+    latency_reset();
     t = clock_start();
     progress = progress_start("reading", opt.step, npages, (size_t)page, t);
     bad = read_pages(mem, npages, (size_t)page, opt.order, &progress, &first_bad);
-    report(read_label(opt.order), clock_read(t));
+    seconds = clock_read(t);
+    report(read_label(opt.order), seconds);
+    latency_lines(seconds);
     stall_line(&stall);
 
     if (bad != 0) {
@@ -1033,3 +1252,29 @@ int main(int argc, char *argv[])
         die("munmap");
     return EXIT_SUCCESS;
 }
+
+#ifdef LATENCY_SELFTEST
+#undef main
+/* A test build (tests/21-latency.t): nanoseconds on stdin, one a line, into
+ * one histogram; out come its count, median, 99th percentile, slowest and
+ * sum, in nanoseconds, how many samples its buckets hold, and then the
+ * same four as -l's line shows them. */
+int main(void)
+{
+    struct histogram *h = &latency.kind[0];
+    unsigned long long ns, held = 0;
+    char a[32], b[32], c[32], d[32];
+
+    while (scanf("%llu", &ns) == 1)
+        histogram_add(h, ns);
+    for (unsigned i = 0; i < BUCKETS; i++)
+        held += h->count[i];
+    printf("%llu %llu %llu %llu %llu %llu\n", (unsigned long long)h->n,
+           (unsigned long long)histogram_quantile(h, 0.5), (unsigned long long)histogram_quantile(h, 0.99),
+           (unsigned long long)h->max_ns, (unsigned long long)h->total_ns, held);
+    printf("[%s] [%s] [%s] [%s]\n", duration_text(a, sizeof(a), histogram_quantile(h, 0.5), 6),
+           duration_text(b, sizeof(b), histogram_quantile(h, 0.99), 6),
+           duration_text(c, sizeof(c), h->max_ns, 6), duration_text(d, sizeof(d), h->total_ns, 6));
+    return 0;
+}
+#endif

@@ -5,7 +5,7 @@
 # make plot's way (lab plot) writes the figure; the committed figures parse.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 18
 
 plot=$top/scripts/plot
 # Well-formedness needs xmllint; without it those checks skip, and the
@@ -66,6 +66,25 @@ head -n 6 "$tmp/plain.txt" >"$tmp/cut"
 refused "a run cut short after line 6" 6 "$tmp/cut"
 awk 'NR == 2 { held = $0; next } { print } NR == 3 { print held }' "$tmp/plain.txt" >"$tmp/backwards"
 refused "lines out of order (line 3 goes back)" 3 "$tmp/backwards"
+
+# -l's lines: a panel of the cost of one access, a bar and a dot per kind
+# and step; such a line where no step ended, or mangled, is refused.
+"$swap" -l -i 16M 32M >"$tmp/timed.txt"
+run sh "$plot" "$tmp/timed.txt" "$tmp/plain.txt"
+kinds=$(grep -c '^  [a-z]* fault ' "$tmp/timed.txt")
+if [ "$rc" -eq 0 ] && wellformed "$out" && grep -q 'the cost of one access' "$out" &&
+    [ "$(grep -c '<rect class="share"' "$out")" -eq "$kinds" ] && [ "$(grep -c '<circle class="cost"' "$out")" -eq "$kinds" ]; then
+    pass "a run with -l: the cost panel, a bar and a dot for each of its $kinds kind lines"
+else
+    fail "a run with -l: the cost panel, a bar and a dot for each kind line" "exit $rc" "$(cat "$err")" "$(grep -c 'class="share"' "$out") bars"
+fi
+if ! grep -q 'the cost of one access' "$tmp/two.svg"; then pass "runs without -l: no cost panel"
+else fail "runs without -l: no cost panel"; fi
+awk 'NR == 2 { print "  minor fault    100  median 1.0 µs  99th 2.0 µs  max 3.0 µs  sum 100 µs    1%" } { print }' "$tmp/timed.txt" >"$tmp/early"
+refused "a line of -l before any step ended" 2 "$tmp/early"
+l=$(grep -n '^  [a-z]* fault ' "$tmp/timed.txt" | head -n 1 | cut -d: -f1)
+sed "${l}s/median/middle/" "$tmp/timed.txt" >"$tmp/badl"
+refused "a mangled line of -l" "$l" "$tmp/badl"
 
 # The committed figures.
 bad='' nfig=0

@@ -1,0 +1,228 @@
+#!/bin/sh
+# swap -l: every access timed and sorted by what the kernel did (the
+# thread's own fault counters around it).  The percentile arithmetic on
+# known samples (a test build, LATENCY_SELFTEST); plainly, each step's
+# kinds add up to its pages and the read has no major fault; in a box, the
+# read step's majors are its major faults, cost ten times a load from RAM
+# or more, and hold most of its time; -l changes the major faults by no
+# more than run-to-run noise, and its memory does not grow with SIZE.
+# Not traced by the census (tests/98): it counts ./swap's own system calls
+# with strace.
+# shellcheck disable=SC2034 # read by tests/lib.sh
+no_census=1
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+# Room for plain runs: a runner that is itself a small box (a container
+# started with -m) would swap them.
+lim=$(runner_limit_mb)
+plan 26
+pages_in() { echo $(($1 / $(getconf PAGESIZE))); }
+n64=$(pages_in 67108864)
+
+# lat FILE STEP KIND FIELD: from -l's lines after the STEP (writ or read)
+# line, for KIND (no, minor, major): count, median, p99, max, sum (in ns)
+# or share (in %); empty when that kind has no line.
+lat() {
+    awk -v step="$2" -v kind="$3" -v field="$4" '
+    function ns(v, u) { return u == "ns" ? v : u == "s" ? v * 1e9 : u == "ms" ? v * 1e6 : v * 1e3 }
+    /^after / { in_step = $0 ~ "^after " step; next }
+    /^(start|writing|reading)/ { in_step = 0; next }
+    in_step && $1 == kind && $2 == "fault" {
+        if (field == "count") print $3
+        else if (field == "median") print ns($5, $6)
+        else if (field == "p99") print ns($8, $9)
+        else if (field == "max") print ns($11, $12)
+        else if (field == "sum") print ns($14, $15)
+        else if (field == "share") { sub(/%/, "", $16); print $16 }
+    }' "$1"
+}
+# kinds FILE STEP: the counts of the three kinds added up.
+kinds() { for k in no minor major; do lat "$1" "$2" "$k" count; done | awk '{ t += $1 } END { print t + 0 }'; }
+# count FILE STEP KIND: lat's count, 0 where the kind has no line.
+n_of() { lat "$1" "$2" "$3" count | awk '{ t += $1 } END { print t + 0 }'; }
+# within PCT GOT WANT: is GOT within PCT % of WANT?
+within() { awk -v p="$1" -v g="$2" -v w="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= w * p / 100) }'; }
+
+# ------------------------------------------------ the arithmetic, alone
+cc=${CC:-cc}
+if $cc -std=c11 -O2 -DLATENCY_SELFTEST -o "$tmp/selftest" "$top/swap.c" 2>"$err"; then
+    # 1 to 1000 ns: median 500, 99th 990; slowest and sum exact.
+    seq 1 1000 | "$tmp/selftest" >"$out"
+    # shellcheck disable=SC2046 # the numbers, a word each
+    set -- $(sed -n 1p "$out")
+    if [ "$1" = 1000 ] && within 10 "$2" 500 && within 10 "$3" 990 && [ "$4" = 1000 ] && [ "$5" = 500500 ] && [ "$6" = 1000 ]; then
+        pass "1..1000 ns: n 1000, median $2 (500), 99th $3 (990), max 1000, sum 500500, all in buckets"
+    else
+        fail "1..1000 ns: n, median, 99th, max, sum" "$(cat "$out")"
+    fi
+    # 990 loads of 50 ns, 10 faults of 2 ms: median 50 ns, 99th the first
+    # of the faults (the 990th sample is the last load: rank ceil(0.99 n)).
+    { seq 1 990 | sed 's/.*/50/'; seq 1 10 | sed 's/.*/2000000/'; } | "$tmp/selftest" >"$out"
+    # shellcheck disable=SC2046 # the numbers, a word each
+    set -- $(sed -n 1p "$out")
+    if within 10 "$2" 50 && within 10 "$3" 50 && [ "$4" = 2000000 ] && [ "$6" = 1000 ]; then
+        pass "990 x 50 ns + 10 x 2 ms: median $2, 99th $3 (the 990th sample, 50 ns), max $4"
+    else
+        fail "990 x 50 ns + 10 x 2 ms: median, 99th, max" "$(cat "$out")"
+    fi
+    { seq 1 980 | sed 's/.*/50/'; seq 1 20 | sed 's/.*/2000000/'; } | "$tmp/selftest" >"$out"
+    # shellcheck disable=SC2046 # the numbers, a word each
+    set -- $(sed -n 1p "$out")
+    if within 10 "$2" 50 && within 10 "$3" 2000000; then pass "980 x 50 ns + 20 x 2 ms: the 99th is a fault's, $3 ns"
+    else fail "980 x 50 ns + 20 x 2 ms: the 99th is a fault's" "$(cat "$out")"; fi
+    # From 10 ns to 10 s, every power of ten: each percentile within 10 %.
+    ok=1
+    for v in 10 100 1000 10000 100000 1000000 10000000 100000000 1000000000 10000000000; do
+        m=$(echo "$v" | "$tmp/selftest" | awk 'NR == 1 { print $2 }')
+        within 10 "$m" "$v" || { ok=0; diag "one sample of $v ns reads as $m"; }
+        # And as a band of 100 around it, 1 % apart: median within 10 %.
+        m=$(awk -v v="$v" 'BEGIN { for (i = 0; i < 100; i++) printf "%.0f\n", v * (1 + i / 100) }' | "$tmp/selftest" | awk 'NR == 1 { print $2 }')
+        within 10 "$m" "$((v + v / 2 - v / 200))" || { ok=0; diag "a band from $v ns: median reads $m"; }
+    done
+    if [ "$ok" = 1 ]; then pass "10 ns to 10 s: medians within 10 %"; else fail "10 ns to 10 s: medians within 10 %"; fi
+    # Past the top bucket (2^35 ns, 34 s): still counted, read as the slowest.
+    printf '%s\n' 100 100 60000000000 | "$tmp/selftest" >"$out"
+    # shellcheck disable=SC2046 # the numbers, a word each
+    set -- $(sed -n 1p "$out")
+    if [ "$1" = 3 ] && [ "$6" = 3 ] && [ "$3" = 60000000000 ]; then pass "a 60 s sample: in the top bucket, read as itself ($3 ns)"
+    else fail "a 60 s sample: in the top bucket, read as itself" "$(cat "$out")"; fi
+    got=$(sed -n 2p "$out"; echo 1500 | "$tmp/selftest" | sed -n 2p)
+    want=$(printf '%s\n' '[100 ns] [  60 s] [  60 s] [  60 s]' '[1.5 µs] [1.5 µs] [1.5 µs] [1.5 µs]')
+    if [ "$got" = "$want" ]; then pass "as -l shows them, six columns each: $(echo "$got" | tr '\n' ' ')"
+    else fail "as -l shows them, six columns each" "got:" "$got" "want:" "$want"; fi
+else
+    for i in 1 2 3 4 5 6; do skip "the percentile arithmetic ($i)" "$cc cannot build the test build: $(head -n 1 "$err")"; done
+fi
+
+# ------------------------------------------------ plainly
+if [ -n "$lim" ] && [ "$lim" -lt 160 ]; then
+    for i in 1 2 3 4 5 6 7 8; do skip "plain -l ($i)" "this runner is itself limited to $lim MB: a plain 64 MB run would swap"; done
+else
+run "$swap" -l 64M
+is "plain -l 64M: exit status 0" "$rc" -eq 0
+load_ns=$(lat "$out" read no median)
+is "plain -l: the write step's kinds add up to its $n64 pages" "$(kinds "$out" writ)" -eq "$n64"
+is "plain -l: the read step's kinds add up to its $n64 pages" "$(kinds "$out" read)" -eq "$n64"
+is "plain -l: no major fault in the read step" "$(n_of "$out" read major)" -eq 0
+is "plain -l: the read step's loads found their pages in RAM (no fault: $(n_of "$out" read no))" "$(n_of "$out" read no)" -ge $((n64 * 99 / 100))
+# (Columns: µ is two bytes, one column.)
+if [ "$(grep -c '^  \(no\|minor\|major\) fault ' "$out")" -ge 2 ] &&
+    [ "$(grep '^  [a-z]* fault ' "$out" | sed 's/µ/u/g' | awk '{ print length }' | sort -n | tail -n 1)" -le 80 ] &&
+    ! grep '^  [a-z]* fault ' "$out" | grep -qv '^  [a-z ]\{11\} *[0-9]\{1,8\}  median  *[0-9.]* [nµm]\{0,1\}s  99th  *[0-9.]* [nµm]\{0,1\}s  max  *[0-9.]* [nµm]\{0,1\}s  sum  *[0-9.]* [nµm]\{0,1\}s  *[0-9]*%$'; then
+    pass "plain -l: one line per kind after each step, within 80 columns"
+else
+    fail "plain -l: one line per kind after each step, within 80 columns" "$(cat "$out")"
+fi
+# Without -l, the three lines as they were; and no timing call per page
+# (getrusage is a system call: strace counts it; the clock is in the vDSO).
+run "$swap" 64M
+if [ "$(grep -c . "$out")" -eq 3 ] && ! grep -q '^  [a-z]* fault ' "$out"; then pass "without -l: the three lines alone"
+else fail "without -l: the three lines alone" "$(cat "$out")"; fi
+if command -v strace >/dev/null 2>&1 && [ -z "${SWAP_TEST_TRACED-}" ]; then
+    strace -f -qq -c -o "$tmp/calls" -e trace=getrusage "$swap" 16M >/dev/null 2>&1
+    without=$(awk '$NF == "getrusage" { print $4 }' "$tmp/calls")
+    strace -f -qq -c -o "$tmp/calls" -e trace=getrusage "$swap" -l 16M >/dev/null 2>&1
+    with=$(awk '$NF == "getrusage" { print $4 }' "$tmp/calls")
+    n16=$(pages_in 16777216)
+    if [ "${without:-0}" -le 3 ] && [ "${with:-0}" -ge $((4 * n16)) ]; then
+        pass "getrusage calls for 16M: $without without -l (one a report), $with with it (four an access)"
+    else
+        fail "getrusage calls: a few without -l, four an access with it" "without: $without, with: $with" "$(cat "$tmp/calls")"
+    fi
+else
+    skip "getrusage calls without and with -l" "no strace here, or this test is already traced"
+fi
+fi
+# Its memory does not grow with SIZE: its own resident memory, in kB
+# (RssAnon: heap, stack, data; VmRSS also counts the C library's pages,
+# which vary from run to run), at the start (the run held there: its first
+# line waits for room in a full pipe), with -l and without, for 16M and 1G.
+start_rss() {
+    rm -f "$tmp/fifo" && mkfifo "$tmp/fifo"
+    exec 8<>"$tmp/fifo"
+    # Fill the pipe (16 pages), so that the run's first write waits.
+    head -c $((16 * $(getconf PAGESIZE))) /dev/zero >&8
+    (exec "$swap" "$@") >&8 &
+    p=$!
+    i=0
+    while [ "$(sed -n 's/.*) \(.\).*/\1/p' "/proc/$p/stat" 2>/dev/null)" != S ] || ! grep -q pipe_write "/proc/$p/wchan" 2>/dev/null; do
+        sleep 0.02; i=$((i + 1)); [ $i -lt 500 ] || break
+    done
+    awk '$1 == "RssAnon:" { print $2 }' "/proc/$p/status"
+    cat <&8 >/dev/null &
+    c=$!
+    wait "$p"
+    kill "$c" 2>/dev/null
+    exec 8<&-
+}
+page_kb=$(($(getconf PAGESIZE) / 1024))
+# (At the start nothing is written yet: a 1G run needs no room for 1 GB.)
+for size in 16M 1G; do
+    a=$(start_rss "$size") b=$(start_rss -l "$size")
+    if [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -le $((2 * page_kb)) ] && [ $((a - b)) -le $((2 * page_kb)) ]; then
+        pass "RssAnon at the start of $size: $a kB without -l, $b kB with it (within two pages)"
+    else
+        fail "RssAnon at the start of $size: within two pages with -l and without" "without: $a kB, with: $b kB"
+    fi
+done
+a=$(start_rss -l 16M) b=$(start_rss -l 1G)
+if [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -le $((2 * page_kb)) ]; then
+    pass "with -l, RssAnon at the start of 16M and of 1G: $a and $b kB"
+else
+    fail "with -l, RssAnon at the start of 16M and of 1G: within two pages" "$a and $b kB"
+fi
+
+# ------------------------------------------------ in a box
+if ! { how=$(sh "$box" how) && want_swap; }; then
+    why=${swap_why:-no way to make a memory box: ${how#none: }}
+        for i in 1 2 3 4 5 6 7 8 9; do box_skip "box -l ($i)" "$why"; done
+    done_testing
+fi
+diag "box: $how"
+# 64 MB in a 16 MB box, the lesson's proportions; twice with -l, twice
+# without, alternately (run-to-run noise is the difference between two
+# runs alike).
+for i in 1 2; do
+    sh "$box" run 16M "$swap" -l 64M >"$tmp/l$i" 2>"$err" || show_run
+    sh "$box" run 16M "$swap" 64M >"$tmp/p$i" 2>"$err" || show_run
+done
+out=$tmp/l1
+read_majflt=$(( $(field 3 major) - $(field 2 major) ))
+majors=$(n_of "$out" read major)
+diag "$(cat "$out")"
+is "box -l: the write step's kinds add up to its $n64 pages" "$(kinds "$out" writ)" -eq "$n64"
+is "box -l: the read step's kinds add up to its $n64 pages" "$(kinds "$out" read)" -eq "$n64"
+is "box -l: the read step has major faults ($majors)" "$majors" -gt 0
+# (A few more faults than majors: those on the C library's own pages,
+# evicted in the box and read back between two accesses: perf record -e
+# major-faults put them in libc.so.6 and ld.so.)
+d=$((read_majflt - majors))
+if [ "$d" -ge 0 ] && [ "$d" -le $((read_majflt / 50 + 2)) ]; then
+    pass "box -l: the read step's majors ($majors) are its major faults ($read_majflt), less a few between the accesses"
+else
+    fail "box -l: the read step's majors are its major faults, within 2 % and two" "majors $majors, major faults $read_majflt"
+fi
+is "box -l: more of the read step's pages were minor faults (swap cache, readahead: $(n_of "$out" read minor)) than major" "$(n_of "$out" read minor)" -gt "$majors"
+# (A load from RAM: the plain run's read, where every page is in RAM; in
+# the box a forward read finds none there.)
+mm=$(lat "$out" read major median)
+if [ -z "${load_ns-}" ]; then skip "box -l: a major fault against a load from RAM" "no plain run here to time a load from RAM"
+elif [ -n "$mm" ]; then is "box -l: a major fault's median ($mm ns) is ten times a load's from RAM ($load_ns ns) or more" "${mm%.*}" -ge $((10 * ${load_ns%.*}))
+else fail "box -l: a major fault's median" "no 'major fault' line" "$(cat "$out")"; fi
+share=$(lat "$out" read major share)
+is "box -l: the major faults hold most of the read step's time ($share %)" "${share:-0}" -gt 50
+f() { echo $(( $(field 3 major "$1") - $(field 2 major "$1") )); }
+l1=$(f "$tmp/l1") l2=$(f "$tmp/l2") p1=$(f "$tmp/p1") p2=$(f "$tmp/p2")
+noise=$((p1 > p2 ? p1 - p2 : p2 - p1))
+lo=$((l1 < l2 ? l1 : l2)) hi=$((l1 > l2 ? l1 : l2)) plo=$((p1 < p2 ? p1 : p2)) phi=$((p1 > p2 ? p1 : p2))
+# (Within the noise of two runs alike, and 10 % + 10 faults for runs this
+# few: the same allowance as -m's.)
+slack=$((noise + phi / 10 + 10))
+if [ $((hi - phi)) -le "$slack" ] && [ $((plo - lo)) -le "$slack" ]; then
+    pass "box: read faults with -l ($l1, $l2) within noise of without ($p1, $p2)"
+else
+    fail "box: read faults with -l within noise of without" "with -l: $l1 $l2, without: $p1 $p2"
+fi
+grep -q '^  minor fault ' "$tmp/l1" && ! grep -q '^  [a-z]* fault ' "$tmp/p1"
+is "box: -l's lines only with -l" "$?" -eq 0
+done_testing
