@@ -44,7 +44,10 @@ if command -v podman >/dev/null 2>&1 && is_root; then
     runroot=$(mktemp -d "$state_dir/swap-run.$tag.XXXXXX") || no_engine "cannot make a runroot in $state_dir"
     conf=$tmp/containers.conf
     printf '[containers]\ndefault_ulimits = []\n' >"$conf"
-    command -v runc >/dev/null 2>&1 && printf '[engine]\nruntime = "runc"\n' >>"$conf"
+    # Its locks as files in root's own folder (lock_type "file", in its
+    # tmp_dir), not in /dev/shm/libpod_lock, a name any user may take first.
+    printf '[engine]\nlock_type = "file"\ntmp_dir = "%s/libpod"\n' "$runroot" >>"$conf"
+    command -v runc >/dev/null 2>&1 && printf 'runtime = "runc"\n' >>"$conf"
     # From the test's own folder: conmon writes a file "oom" into its
     # working directory when the kernel kills a container (seen with podman
     # 4.3 and runc), and the project's tree is no place for it.

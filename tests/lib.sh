@@ -36,7 +36,7 @@ census_start() {
 # What creates a file or a folder, or changes whose process it is (names
 # with ? are not on every architecture).  census_trace TRACE CMD...: CMD
 # under strace, as census_start runs a whole test.
-census_calls='trace=?open,openat,?openat2,?creat,?mkdir,mkdirat,?mknod,mknodat,?link,linkat,?symlink,symlinkat,?rename,?renameat,?renameat2,?setuid,?setreuid,?setresuid,?fork,?vfork,clone,?clone3,execve'
+census_calls='trace=?open,openat,?openat2,?creat,?mkdir,mkdirat,?mknod,mknodat,?link,linkat,?symlink,symlinkat,?rename,?renameat,?renameat2,?setuid,?setreuid,?setresuid,?fork,?vfork,clone,?clone3,execve,chroot,pivot_root'
 census_trace() { t=$1; shift; strace -f -qq -o "$t" -e "$census_calls" "$@"; }
 
 # census FILE...: a line for every creation, or open for writing, of a
@@ -65,12 +65,16 @@ census() {
         if (ret < 0) return
         if (call ~ /^(clone|clone3|fork|vfork)$/) {
             if (ret > 0 && !(ret in uid)) {
-                uid[ret] = uid[pid]; prog[ret] = prog[pid]
+                uid[ret] = uid[pid]; prog[ret] = prog[pid]; if (pid in jailed) jailed[ret] = 1
                 if (ret in pend) { n = split(pend[ret], l, "\n"); delete pend[ret]; for (i = 1; i < n; i++) event(ret, l[i]) }
             }
             return
         }
         if (call == "execve") { p = first_path(line); sub(/.*\//, "", p); prog[pid] = p; return }
+        # After chroot or pivot_root (debootstrap'"'"'s maintainer scripts, a
+        # container), "/tmp" is the new root'"'"'s, not the machine'"'"'s.
+        if (call == "chroot" || call == "pivot_root") { jailed[pid] = 1; return }
+        if (pid in jailed) return
         if (call ~ /^set(re|res|)uid$/) {
             a = line; sub(/^[a-z]+\(/, "", a); sub(/\).*/, "", a); split(a, v, /, */)
             e = call == "setuid" ? v[1] : v[2]
