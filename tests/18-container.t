@@ -45,8 +45,10 @@ if command -v podman >/dev/null 2>&1 && is_root; then
     conf=$tmp/containers.conf
     printf '[containers]\ndefault_ulimits = []\n' >"$conf"
     # Its locks as files in root's own folder (lock_type "file", in its
-    # tmp_dir), not in /dev/shm/libpod_lock, a name any user may take first.
-    printf '[engine]\nlock_type = "file"\ntmp_dir = "%s/libpod"\n' "$runroot" >>"$conf"
+    # tmp_dir), not in /dev/shm/libpod_lock, a name any user may take first;
+    # and its copies of images in the test's own folder, not /var/tmp.
+    mkdir -p "$tmp/podman-tmp"
+    printf '[engine]\nlock_type = "file"\ntmp_dir = "%s/libpod"\nimage_copy_tmp_dir = "%s"\n' "$runroot" "$tmp/podman-tmp" >>"$conf"
     command -v runc >/dev/null 2>&1 && printf 'runtime = "runc"\n' >>"$conf"
     # From the test's own folder: conmon writes a file "oom" into its
     # working directory when the kernel kills a container (seen with podman

@@ -31,13 +31,14 @@ census_start() {
     [ -d "$c" ] && [ ! -L "$c" ] && [ "$(stat -c '%u %a' "$c")" = "0 700" ] || return 0
     SWAP_TEST_TRACED=1
     export SWAP_TEST_TRACED
-    exec strace --seccomp-bpf -f -qq -o "$c/${0##*/}.trace" -e "$census_calls" sh "$0" "$@"
+    exec strace --seccomp-bpf -f -q -e signal=none -o "$c/${0##*/}.trace" -e "$census_calls" sh "$0" "$@"
 }
 # What creates a file or a folder, or changes whose process it is (names
-# with ? are not on every architecture).  census_trace TRACE CMD...: CMD
-# under strace, as census_start runs a whole test.
+# with ? are not on every architecture), and (no -qq) when a process
+# ends: its PID may be another's later in the same trace.  census_trace
+# TRACE CMD...: CMD under strace, as census_start runs a whole test.
 census_calls='trace=?open,openat,?openat2,?creat,?mkdir,mkdirat,?mknod,mknodat,?link,linkat,?symlink,symlinkat,?rename,?renameat,?renameat2,?setuid,?setreuid,?setresuid,?fork,?vfork,clone,?clone3,execve,chroot,pivot_root'
-census_trace() { t=$1; shift; strace -f -qq -o "$t" -e "$census_calls" "$@"; }
+census_trace() { t=$1; shift; strace -f -q -e signal=none -o "$t" -e "$census_calls" "$@"; }
 
 # census FILE...: a line for every creation, or open for writing, of a
 # path in a world-writable folder by a process of root's, or of
@@ -101,6 +102,8 @@ census() {
     }
     # The first process of a trace is the test, root'"'"'s.
     FNR == 1 { file = FILENAME; sub(/.*\//, "", file); sub(/\.trace$/, "", file); uid[$1] = 0 }
+    # A process that ended: its PID is free for another.
+    $2 == "+++" { delete uid[$1]; delete jailed[$1]; delete prog[$1]; next }
     {
         pid = $1; line = $0; sub(/^[0-9]+ +/, "", line)
         if (line ~ /<unfinished \.\.\.>$/) { sub(/ *<unfinished \.\.\.>$/, "", line); held[pid] = line; next }
