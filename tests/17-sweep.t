@@ -6,11 +6,13 @@
 # vm.swappiness or (MGLRU) a switched LRU.  Then scripts/box sweep -n lists
 # what is left, and the next run (or the sweep) undoes it all and says so in
 # one line.  A sweep leaves alone what a live run owns, and what is not
-# named as ours.  The boxed runs map 64 MB in 16 MB boxes (long enough, on
-# an emulated machine too, to be seen in swap) and are held still
-# (SIGSTOP) once they are where the test wants them: a run need not
-# outlast the test's checks, and no check races its end.  To a sweep a stopped run is as live as a running one,
-# and SIGKILL ends it all the same.
+# named as ours.  The boxed runs map 256 MB (the live one 128 MB) in 16 MB
+# boxes, long enough to be caught in swap on a loaded machine, under strace
+# (the census) or emulated, and are held still (SIGSTOP) as soon as they
+# are where the test wants them: a run need not outlast the test's checks,
+# no check races its end, and a held run costs no more than a small one.
+# To a sweep a stopped run is as live as a running one, and SIGKILL ends it
+# all the same.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 is_root || skip_all "not root: the runs that leave boxes, swapfiles and settings behind need root"
@@ -70,7 +72,7 @@ if [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ]; then
         skip "$t" "swap is on already here, so make demo would make no temporary swapfile"
     done
 else
-    (cd "$top" && exec env TEMP_SWAP=1 BOX=16M SIZE=64M sh scripts/lab demo ./swap 64M) >"$tmp/demo.out" 2>&1 &
+    (cd "$top" && exec env TEMP_SWAP=1 BOX=16M sh scripts/lab demo ./swap) >"$tmp/demo.out" 2>&1 &
     demo=$!
     demo_tag=$(sh "$box" tag "$demo")
     wait_for in_box_of "$demo_tag" && wait_for in_swap && hold
@@ -125,9 +127,10 @@ fi
 if ! want_swap; then
     for t in "box run killed" "sweep: says" "sweep: nothing left"; do box_skip "$t" "$swap_why"; done
 else
-    # (64 MB: a run long enough to be caught in its box, not only its
-    # shell there before it becomes ./swap, on a loaded machine too.)
-    sh "$box" run 16M "$swap" 64M >/dev/null 2>&1 &
+    # (256 MB: a run long enough to be caught in its box, not only its
+    # shell there before it becomes ./swap, on a loaded machine too; held
+    # as soon as it is caught, it costs no more than a small one.)
+    sh "$box" run 16M "$swap" 256M >/dev/null 2>&1 &
     runner=$!
     runner_tag=$(sh "$box" tag "$runner")
     wait_for in_box_of "$runner_tag" && hold
@@ -210,7 +213,7 @@ fi
 if ! want_swap; then
     for t in "a live run is left alone" "the live run still runs" "the live run finishes intact"; do box_skip "$t" "$swap_why"; done
 else
-    sh "$box" run 16M "$swap" 64M >"$tmp/live.out" 2>&1 &
+    sh "$box" run 16M "$swap" 128M >"$tmp/live.out" 2>&1 &
     live=$!
     wait_for in_box_of "$(sh "$box" tag "$live")" && wait_for in_swap && hold
     run sh "$box" sweep

@@ -167,8 +167,10 @@ else
         done' sh "$sdir/bait" "$open" &
     racer=$!
     # Every swap device seen while the demo runs, with its owner.
+    # (A device whose file is gone by the time it is looked at is being
+    # turned off and removed: nobody's to name.)
     (while :; do awk 'NR > 1 { print $1 }' /proc/swaps | while read -r f; do
-        printf '%s %s\n' "$(stat -L -c %u "$f" 2>/dev/null)" "$f"; done; sleep 0.05; done) >"$tmp/swaps.seen" 2>/dev/null &
+        u=$(stat -L -c %u "$f" 2>/dev/null) && printf '%s %s\n' "$u" "$f"; done; sleep 0.05; done) >"$tmp/swaps.seen" 2>/dev/null &
     watcher=$!
     flow "make demo TEMP_SWAP=1 under a racing student" env TEMP_SWAP=1 BOX=16M SIZE=64M sh "$lab" demo "$swap" 64M
     kill "$watcher"
