@@ -303,15 +303,16 @@ refused "CVA_DIR in the student's folder" "$sdir"
 # Root's own folder of mode 700, below one the student owns: she could
 # rename it away and put hers in its place.  Below a folder anyone may
 # write (not sticky), and through a symbolic link: the same.
-mkdir -m 700 "$sdir/mine/lab" "$open/lab"
+# (Each of them a folder that would pass if only the folder itself were
+# checked: root's, mode 700.)
+mkdir -m 700 "$sdir/mine/lab" "$open/lab" "$tmp/ok"
 ln -s "$tmp" "$canary_dir/link"
-for d in "$sdir/mine/lab" "$open/lab" "$canary_dir/link/cwd" "$tmp/lab/../cwd"; do
+for d in "$sdir/mine/lab" "$open/lab" "$canary_dir/link/ok" "$tmp/cwd/../ok"; do
     run env SWAP_LAB_DIR="$d" sh "$box" dirs
     refused "SWAP_LAB_DIR=$d, root's, mode 700, but not every folder above it" "$d"
 done
 run env CVA_DIR="$open/lab" sh "$top/scripts/cache-vs-anon" 0
 refused "CVA_DIR=$open/lab, below a folder anyone may write" "$open/lab"
-mkdir -m 700 "$tmp/ok"
 run env SWAP_LAB_DIR="$tmp/ok" sh "$box" dirs
 if [ "$rc" -eq 0 ] && [ "$(cat "$out")" = "$(printf '%s\n%s' "$tmp/ok" "$tmp/ok")" ]; then
     pass "SWAP_LAB_DIR=$tmp/ok, root's all the way up: used"

@@ -10,6 +10,9 @@ no_census=1
 no_sweep=1
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+# Its turn (swap_lock): a suite of this user's in another checkout leaves
+# what a killed run leaves, on purpose, inside its own turn (tests/17).
+swap_lock
 plan 7
 
 on=$(awk 'NR > 1 { print $1 }' /proc/swaps | grep -F "$work_dir/swap-" | keep_gone)

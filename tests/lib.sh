@@ -37,7 +37,7 @@ census_start() {
 # with ? are not on every architecture), and (no -qq) when a process
 # ends: its PID may be another's later in the same trace.  census_trace
 # TRACE CMD...: CMD under strace, as census_start runs a whole test.
-census_calls='trace=?open,openat,?openat2,?creat,?mkdir,mkdirat,?mknod,mknodat,?link,linkat,?symlink,symlinkat,?rename,?renameat,?renameat2,?setuid,?setreuid,?setresuid,?fork,?vfork,clone,?clone3,execve,chroot,pivot_root,?unlink,unlinkat'
+census_calls='trace=?open,openat,?openat2,?creat,?mkdir,mkdirat,?mknod,mknodat,?link,linkat,?symlink,symlinkat,?rename,?renameat,?renameat2,?setuid,?setreuid,?setresuid,?fork,?vfork,clone,?clone3,execve,chroot,pivot_root'
 census_trace() { t=$1; shift; strace -f -q -e signal=none -o "$t" -e "$census_calls" "$@"; }
 
 # census FILE...: a line for every creation, or open for writing, of a
@@ -76,8 +76,6 @@ census() {
         # container), "/tmp" is the new root'"'"'s, not the machine'"'"'s.
         if (call == "chroot" || call == "pivot_root") { jailed[pid] = 1; return }
         if (pid in jailed) return
-        # A name unlinked, by anyone: whatever is made there next is new.
-        if (call ~ /^unlink/) { delete made[call == "unlink" ? first_path(line) : last_path(line)]; return }
         if (call ~ /^set(re|res|)uid$/) {
             a = line; sub(/^[a-z]+\(/, "", a); sub(/\).*/, "", a); split(a, v, /, */)
             e = call == "setuid" ? v[1] : v[2]
@@ -96,13 +94,13 @@ census() {
             if (call == "creat") flags = "O_CREAT|O_WRONLY|O_TRUNC"
             writes = flags ~ /O_(WRONLY|RDWR|TRUNC|APPEND|CREAT)/
             if (p ~ /^\/proc\/sys\/fs\/protected_/ && writes) { print "BAD", who(pid), pid, call, p, flags, file; return }
-            # Exclusive, or root'"'"'s own file made so earlier and not unlinked
-            # since (gcc makes its temporary file with mkstemp, then cc1
-            # opens it again to write): nobody else can have put a file
-            # there, and in a sticky folder nobody else can remove it.
+            # Exclusive; or a file that a process of root'"'"'s made exclusively
+            # in the same trace (gcc makes its temporary file with mkstemp,
+            # then cc1 or as open it again to write): told at the end, since
+            # a process'"'"'s lines may be read after its children'"'"'s.
             if (shared(p) && writes) {
-                print (flags ~ /O_EXCL/ || p in made ? "ok" : "BAD"), who(pid), pid, call, p, flags, file
-                if (flags ~ /O_EXCL/) made[p] = 1
+                if (flags ~ /O_EXCL/) { made[p] = 1; print "ok", who(pid), pid, call, p, flags, file }
+                else { n_again++; again[n_again] = p; again_line[n_again] = who(pid) " " pid " " call " " p " " flags " " file }
             }
         } else if (call ~ /^(mkdir|mkdirat|mknod|mknodat|link|linkat|symlink|symlinkat|rename|renameat|renameat2)$/) {
             p = call ~ /^(mkdir|mknod)/ ? first_path(line) : last_path(line)
@@ -122,7 +120,10 @@ census() {
         event(pid, line)
     }
     # Whose they were never came out: counted as root'"'"'s.
-    END { for (pid in pend) { uid[pid] = 0; n = split(pend[pid], l, "\n"); delete pend[pid]; for (i = 1; i < n; i++) event(pid, l[i]) } }
+    END {
+        for (pid in pend) { uid[pid] = 0; n = split(pend[pid], l, "\n"); delete pend[pid]; for (i = 1; i < n; i++) event(pid, l[i]) }
+        for (i = 1; i <= n_again; i++) print (again[i] in made ? "ok" : "BAD"), again_line[i]
+    }
     ' "$@"
 }
 
