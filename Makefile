@@ -40,6 +40,13 @@ plot: swap
 class: swap
 	BOX='$(BOX)' sh scripts/lab class '$(N)' '$(SIZE)'
 
+# make backends (root): the boxed run on a swapfile, through zswap and on
+# zram, side by side (scripts/backends); YES=1 goes ahead with other users'
+# processes running, whose pages the rows move too.
+YES =
+backends: swap
+	BOX='$(BOX)' SIZE='$(SIZE)' sh scripts/backends $(if $(YES),-y)
+
 # (Looked up only when make image runs.)
 ENGINE = $(firstword $(foreach e,$(ENGINES),$(if $(shell command -v $(e) 2>/dev/null),$(e))))
 
@@ -60,4 +67,4 @@ check: swap
 clean:
 	rm -f swap *.o swap.svg
 
-.PHONY: all demo plot class image check clean
+.PHONY: all demo plot class backends image check clean

@@ -1,0 +1,226 @@
+#!/bin/sh
+# scripts/backends: the boxed run on a swapfile, through zswap and on zram,
+# a row each where the kernel has it; each row's pages where it says, with
+# the faults the kernel's code says (readahead on the swapfile and through
+# zswap, none on zram; no disk I/O through zswap); the machine as found
+# after a run, an interrupted one and a killed one plus the sweep: the same
+# /proc/swaps, no zram device of its own, zswap's switch and compressor,
+# the zram module as it was.  A device put on top of its own is caught, and
+# so is a device already at the top.  Not root, or a bad argument: one
+# line, exit 2.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+be=$top/scripts/backends
+want=''
+
+# refused ARGS...: one line on stderr that names WANT ($want), nothing on
+# stdout, exit 2.
+refused() {
+    desc=$1
+    shift
+    run "$@"
+    if [ "$rc" -eq 2 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q -- "$want" "$err" && [ ! -s "$out" ]; then
+        pass "$desc: one line, exit 2 ($(cat "$err"))"
+    else
+        fail "$desc: one line that names '$want', exit 2" "exit $rc" "$(cat "$out" "$err")"
+    fi
+}
+
+if ! is_root; then
+    plan 2
+    want=root refused "not root" sh "$be"
+    want="'-x'" refused "a bad argument" sh "$be" -x
+    done_testing
+fi
+need_box
+swap_lock
+plan 25
+
+want="'-x'" refused "a bad argument" sh "$be" -x
+want="SIZE" SIZE=12Q refused "a bad SIZE" env SIZE=12Q sh "$be" -y
+if command -v setpriv >/dev/null 2>&1; then
+    want=root refused "as nobody" setpriv --reuid=65534 --regid=65534 --clear-groups sh "$be"
+else
+    skip "as nobody: refused" "setpriv is not installed"
+fi
+
+zs=/sys/module/zswap/parameters
+# state: what the script may change, as it is: swap devices and their
+# priorities, zram devices and their sizes, the zram module, zswap's switch
+# and compressor, and its records, folders and boxes.
+state() {
+    awk 'NR > 1 { print "swap", $1, $2, $5 }' /proc/swaps
+    for d in /sys/block/zram*; do [ -e "$d" ] && echo "zram ${d##*/} $(cat "$d/disksize")"; done
+    [ -d /sys/module/zram ] && echo "zram module loaded"
+    [ -f "$zs/enabled" ] && echo "zswap $(cat "$zs/enabled") $(cat "$zs/compressor")"
+    ls -d "$state_dir"/swap-backends.* "$work_dir"/swap-backends.* 2>/dev/null
+    find /sys/fs/cgroup -type d -name 'swap-box.*' -user 0 2>/dev/null
+}
+state >"$tmp/before"
+as_found() {
+    [ -s "$tmp/after" ] || state >"$tmp/after"
+    if cmp -s "$tmp/before" "$tmp/after"; then
+        pass "$1: the machine as found ($(tr '\n' ';' <"$tmp/before"))"
+    else
+        fail "$1: the machine as found" "before:" "$(cat "$tmp/before")" "after:" "$(cat "$tmp/after")"
+    fi
+    rm -f "$tmp/after"
+}
+
+# The rows this kernel can have.
+want_rows=swapfile
+[ -f "$zs/enabled" ] && want_rows="$want_rows zswap"
+if [ -d /sys/class/zram-control ] || modprobe -n zram 2>/dev/null; then want_rows="$want_rows zram"; fi
+
+# Other users' processes here (another user's make check, say): the rows
+# would move their pages too, so the script asks for -y, and the test
+# gives it only when told to (TEST_BACKENDS=1).
+run sh "$be"
+yes=''
+if [ "$rc" -eq 1 ] && grep -q 'other user' "$err"; then
+    if [ "${TEST_BACKENDS:-0}" != 1 ]; then
+        why="$(sed 's/^backends: //; s/ Run again.*//' "$err") (TEST_BACKENDS=1 runs it all the same)"
+        i=$n
+        while [ $i -lt 25 ]; do skip "the rows, an interrupted and a killed run" "$why"; i=$((i + 1)); done
+        done_testing
+    fi
+    yes=-y
+    run sh "$be" $yes
+fi
+show_run
+is "exit status 0" "$rc" -eq 0
+rowre='^(swapfile|zswap|zram) +[a-z0-9-]+ +[0-9]+ MB +[0-9]+ +[0-9]+ +[0-9]+\.[0-9]{2} s +[0-9.]+ [mµn]?s +[0-9.]+ [mµn]?s +[0-9]+ +[0-9]+   ([0-9.]+ MB|-)$'
+got_rows=$(grep -E "$rowre" "$out" | awk '{ printf "%s%s", sep, $1; sep = " " }')
+if [ "$got_rows" = "$want_rows" ]; then pass "a row for each backend this kernel has: $got_rows"
+else fail "a row for each backend this kernel has" "got '$got_rows', want '$want_rows'"; fi
+# col ROW N: field N of that row (3 swap written, 5 read major, 6 read
+# minor, 13 out MB, 14 in MB, 15 RAM MB).
+col() { grep -E "$rowre" "$out" | awk -v r="$1" -v f="$2" '$1 == r { print $f }'; }
+pages_mb=$((1048576 / $(getconf PAGESIZE)))
+npages=$((256 * pages_mb))
+sw=$(col swapfile 3)
+is "swapfile: three quarters of 256 MB swapped in the 64 MB box (MB)" "$sw" -ge 160
+# Readahead (swapin_readahead, mm/swap_state.c): a major fault brings up
+# to 8 pages, the rest are minor faults on the swap cache.
+is "swapfile: readahead, fewer read major faults than a quarter of the pages ($npages)" "$(col swapfile 5)" -lt $((npages / 4))
+is "swapfile: the readahead's pages are minor faults, more than the major ones" "$(col swapfile 6)" -gt "$(col swapfile 5)"
+is "swapfile: at least what was swapped went out to the device (MB)" "$(col swapfile 13)" -ge "$sw"
+case " $want_rows " in
+*" zswap "*)
+    zw=$(col zswap 3)
+    is "zswap: about as much swapped as on the swapfile (MB)" "$zw" -ge 160
+    is "zswap: readahead still (swap cache), fewer major faults than a quarter of the pages" "$(col zswap 5)" -lt $((npages / 4))
+    is "zswap: no device I/O out (MB), the pool took it all" "$(col zswap 13)" -le $((zw / 50))
+    is "zswap: its pool in RAM smaller than what it holds (MB)" "$(col zswap 15 | cut -d. -f1)" -lt "$zw"
+    ;;
+*) for t in "swapped" "readahead" "no device I/O" "pool"; do skip "zswap: $t" "no zswap in this kernel"; done ;;
+esac
+case " $want_rows " in
+*" zram "*)
+    # SWP_SYNCHRONOUS_IO: do_swap_page (mm/memory.c) reads the one page,
+    # with no swap cache and no readahead.
+    is "zram: no readahead, a major fault for nearly every page ($npages)" "$(col zram 5)" -ge $((npages * 9 / 10))
+    is "zram: so hardly a minor fault" "$(col zram 6)" -le $((npages / 100))
+    is "zram: its memory smaller than what it holds (MB)" "$(col zram 15 | cut -d. -f1)" -lt "$(col zram 3)"
+    ;;
+*) for t in "no readahead" "no minor" "memory"; do skip "zram: $t" "no zram in this kernel"; done ;;
+esac
+as_found "after a run"
+
+# (When this row is going: its device on at the top priority.)
+# shellcheck disable=SC2317 # called through wait_for
+on_top() { awk -v d="$1" 'NR > 1 && $1 ~ d && $5 == 32767 { f = 1 } END { exit !f }' /proc/swaps; }
+# shellcheck disable=SC2317 # called through wait_for
+zswap_on() { [ "$(cat "$zs/enabled")" = Y ] && on_top swap-backends; }
+
+# Interrupted in the zswap row (or the swapfile row without zswap): back.
+row_of() { [ -f "$zs/enabled" ] && echo zswap_on || echo "on_top swap-backends"; }
+# (A job started with & ignores SIGINT in a shell script, as POSIX has it:
+# env gives the script the default back, as a terminal's Ctrl-C finds it.)
+env --default-signal=INT sh "$be" $yes >"$tmp/int.out" 2>&1 &
+pid=$!
+# shellcheck disable=SC2046 # the condition, a command and its words
+wait_for $(row_of)
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+st=$?
+i=0
+while [ -n "$(boxes)" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+is "interrupted: exit status 130" "$st" -eq 130
+as_found "interrupted in the $(row_of | sed 's/_on//; s/on_top swap-backends/swapfile/') row"
+
+# Killed (kill -9, its run in the box left going) in the zswap row, and in
+# the zram row: the sweep puts it all back.
+killed() {
+    sh "$be" $yes >"$tmp/kill.out" 2>&1 &
+    pid=$!
+    # shellcheck disable=SC2086 # the condition, a command and its words
+    wait_for $1
+    sleep 1
+    kill -KILL "$pid"
+    wait "$pid" 2>/dev/null
+    sh "$box" sweep >"$tmp/sweep.out" 2>&1
+    diag "$(cat "$tmp/sweep.out")"
+    i=0
+    while pgrep -f "^sh $be" >/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    state >"$tmp/after"
+    pgrep -a -f "^sh $be" >>"$tmp/after"
+    as_found "killed in the $2 row, then swept"
+}
+if [ -f "$zs/enabled" ]; then killed zswap_on zswap; else skip "killed in the zswap row" "no zswap in this kernel"; fi
+case " $want_rows " in
+*" zram "*) killed "on_top /dev/zram" zram ;;
+*) skip "killed in the zram row" "no zram in this kernel" ;;
+esac
+
+# A device already at the top priority: refused before anything changes.
+test_swapfile=$work_dir/swap-test.$tag.swapfile
+if SWAP_PRIORITY=32767 SWAPFILE_SIZE=64M sh "$box" swapon "$test_swapfile" 2>"$tmp/swapon.err"; then
+    run sh "$be" $yes
+    if [ "$rc" -eq 1 ] && grep -q 'priority 32767 already' "$err"; then
+        pass "a device at priority 32767 already: refused ($(cat "$err"))"
+    else
+        fail "a device at priority 32767 already: refused" "exit $rc" "$(cat "$out" "$err")"
+    fi
+    sh "$box" swapoff "$test_swapfile"
+else
+    fail "a device at priority 32767 already: refused" "could not make one: $(cat "$tmp/swapon.err")"
+fi
+# Broken on purpose: a copy that turns its devices on at priority 1, below
+# a device of 100 (another swap the machine has): its rows must say their
+# pages went elsewhere, and fail.
+if SWAP_PRIORITY=100 SWAPFILE_SIZE=512M sh "$box" swapon "$test_swapfile" 2>"$tmp/swapon.err"; then
+    state >"$tmp/before"
+    # shellcheck disable=SC2016 # the script's own $top, matched as text
+    mkdir "$tmp/m" "$tmp/m/scripts" && cp "$swap" "$tmp/m/swap" && cp "$box" "$tmp/m/scripts/box" &&
+        sed 's/SWAP_PRIORITY=\$top/SWAP_PRIORITY=1/; s/swapon -p \$top/swapon -p 1/' "$be" >"$tmp/m/scripts/backends"
+    run sh "$tmp/m/scripts/backends" $yes
+    if [ "$rc" -eq 1 ] && grep -q 'the swapfile row is not what it says: .* the pages went to another device' "$err"; then
+        pass "broken on purpose (its device below another): caught ($(cat "$err"))"
+    else
+        fail "broken on purpose (its device below another): caught" "exit $rc" "$(cat "$out" "$err")"
+    fi
+    as_found "broken on purpose"
+    sh "$box" swapoff "$test_swapfile" && test_swapfile=''
+else
+    fail "broken on purpose: caught" "could not make a swapfile: $(cat "$tmp/swapon.err")"
+fi
+
+# Another user's processes: not without -y.
+# shellcheck disable=SC2119 # a student, not a victim
+if make_student; then
+    as_student sleep 60 &
+    sleeper=$!
+    wait_for pgrep -u "$student" sleep >/dev/null
+    run sh "$be"
+    if [ "$rc" -eq 1 ] && grep -q 'other user.*-y' "$err" && ! grep -q '^swapfile' "$out"; then
+        pass "other users' processes running: not without -y ($(cat "$err"))"
+    else
+        fail "other users' processes running: not without -y" "exit $rc" "$(cat "$out" "$err")"
+    fi
+    kill "$sleeper" 2>/dev/null
+else
+    fail "other users' processes running: not without -y" "cannot make a user: $(cat "$tmp/useradd.err")"
+fi
+done_testing
