@@ -87,16 +87,20 @@ reaped_test() {
     env BOX=16M sh "$lab" class 2 64M >"$out" 2>"$err" &
     bg=$!
     # (The shell may have forked once more before the lab's sh started.)
+    # Its two box helpers, and only they: the lab's own pipelines (the
+    # sweep's sed | awk) are children of it too for a moment, and an
+    # emulated machine's slow one was once taken for the runs.
+    helpers() { pgrep -P "$lab_pid" -f "^sh [^ ]*/scripts/box run "; }
     # shellcheck disable=SC2317 # called through wait_for
-    lab_of() { lab_pid=$(pgrep -n -u "$(id -u)" -f "^sh $lab class 2 64M\$") && [ "$(pgrep -P "$lab_pid" | wc -l)" -ge 2 ]; }
+    lab_of() { lab_pid=$(pgrep -n -u "$(id -u)" -f "^sh $lab class 2 64M\$") && [ "$(helpers | wc -l)" -ge 2 ]; }
     if ! wait_for lab_of; then
         kill -TERM "$bg"; wait "$bg"
         fail "$1" "the class did not start its two runs" "$(cat "$out" "$err")"
         return
     fi
     # (The second box helper started is run 2's: its ./swap is held.)
-    second=$(for h in $(pgrep -P "$lab_pid"); do echo "$(start_of "$h") $h"; done | sort -n | awk 'NR == 2 { print $2 }')
-    first=$(pgrep -P "$lab_pid" | grep -vx "$second")
+    second=$(for h in $(helpers); do echo "$(start_of "$h") $h"; done | sort -n | awk 'NR == 2 { print $2 }')
+    first=$(helpers | grep -vx "$second")
     # shellcheck disable=SC2317 # called through wait_for
     held() { r=$(pgrep -P "$second" -f "^$swap 64M\$") && kill -STOP "$r"; }
     if ! wait_for held || ! wait_for grep -q '^run   1: ' "$out"; then
