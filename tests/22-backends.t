@@ -34,7 +34,7 @@ if ! is_root; then
 fi
 need_box
 swap_lock
-plan 25
+plan 27
 
 want="'-x'" refused "a bad argument" sh "$be" -x
 want="SIZE" SIZE=12Q refused "a bad SIZE" env SIZE=12Q sh "$be" -y
@@ -75,17 +75,17 @@ if [ -d /sys/class/zram-control ] || modprobe -n zram 2>/dev/null; then want_row
 # Other users' processes here (another user's make check, say): the rows
 # would move their pages too, so the script asks for -y, and the test
 # gives it only when told to (TEST_BACKENDS=1).
-run sh "$be"
+run sh "$be" -s "$tmp/rows"
 yes=''
 if [ "$rc" -eq 1 ] && grep -q 'other user' "$err"; then
     if [ "${TEST_BACKENDS:-0}" != 1 ]; then
         why="$(sed 's/^backends: //; s/ Run again.*//' "$err") (TEST_BACKENDS=1 runs it all the same)"
         i=$n
-        while [ $i -lt 25 ]; do skip "the rows, an interrupted and a killed run" "$why"; i=$((i + 1)); done
+        while [ $i -lt 27 ]; do skip "the rows, an interrupted and a killed run" "$why"; i=$((i + 1)); done
         done_testing
     fi
     yes=-y
-    run sh "$be" $yes
+    run sh "$be" $yes -s "$tmp/rows"
 fi
 show_run
 is "exit status 0" "$rc" -eq 0
@@ -126,6 +126,20 @@ case " $want_rows " in
 *) for t in "no readahead" "no minor" "memory"; do skip "zram: $t" "no zram in this kernel"; done ;;
 esac
 as_found "after a run"
+# -s DIR: each row's run, for scripts/plot; a folder that is there already
+# is refused.
+saved=$(find "$tmp/rows" -mindepth 1 -printf '%f\n' 2>/dev/null | sort | tr '\n' '|')
+want_saved=$(for r in $want_rows; do
+    c=$(grep -E "$rowre" "$out" | awk -v r="$r" '$1 == r { print $2 }')
+    if [ "$c" = - ]; then echo "$r.txt"; else echo "$r ($c).txt"; fi
+done | sort | tr '\n' '|')
+if [ "$saved" = "$want_saved" ] && (cd "$tmp/rows" && sh "$top/scripts/plot" ./*.txt >"$tmp/rows.svg" 2>"$tmp/plot.err") &&
+    grep -q 'the cost of one access' "$tmp/rows.svg"; then
+    pass "-s: a file per row ($saved), which scripts/plot draws with their -l panel"
+else
+    fail "-s: a file per row, which scripts/plot draws" "saved: $saved" "want: $want_saved" "$(cat "$tmp/plot.err" 2>/dev/null)"
+fi
+want="must not exist" refused "-s with a folder that is there already" sh "$be" $yes -s "$tmp/rows"
 
 # (When this row is going: its device on at the top priority.)
 # shellcheck disable=SC2317 # called through wait_for
