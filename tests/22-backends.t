@@ -153,12 +153,14 @@ row_of() { [ -f "$zs/enabled" ] && echo zswap_on || echo "on_top swap-backends";
 # env gives the script the default back, as a terminal's Ctrl-C finds it.)
 env --default-signal=INT sh "$be" $yes >"$tmp/int.out" 2>&1 &
 pid=$!
+began=1
 # shellcheck disable=SC2046 # the condition, a command and its words
-wait_for $(row_of)
+wait_for $(row_of) || began=''
 sleep 1
 kill -INT "$pid"
 wait "$pid"
 st=$?
+[ -n "$began" ] || { st="never in the row: $(tr '\n' ' ' <"$tmp/int.out")"; }
 i=0
 while [ -n "$(boxes)" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 is "interrupted: exit status 130" "$st" -eq 130
@@ -170,7 +172,13 @@ killed() {
     sh "$be" $yes >"$tmp/kill.out" 2>&1 &
     pid=$!
     # shellcheck disable=SC2086 # the condition, a command and its words
-    wait_for $1
+    if ! wait_for $1; then
+        kill -KILL "$pid"
+        wait "$pid" 2>/dev/null
+        sh "$box" sweep -q
+        fail "killed in the $2 row, then swept" "the $2 row never began:" "$(cat "$tmp/kill.out")"
+        return
+    fi
     sleep 1
     kill -KILL "$pid"
     wait "$pid" 2>/dev/null
