@@ -34,7 +34,7 @@ if ! is_root; then
 fi
 need_box
 swap_lock
-plan 27
+plan 28
 
 want="'-x'" refused "a bad argument" sh "$be" -x
 want="SIZE" SIZE=12Q refused "a bad SIZE" env SIZE=12Q sh "$be" -y
@@ -81,7 +81,7 @@ if [ "$rc" -eq 1 ] && grep -q 'other user' "$err"; then
     if [ "${TEST_BACKENDS:-0}" != 1 ]; then
         why="$(sed 's/^backends: //; s/ Run again.*//' "$err") (TEST_BACKENDS=1 runs it all the same)"
         i=$n
-        while [ $i -lt 27 ]; do skip "the rows, an interrupted and a killed run" "$why"; i=$((i + 1)); done
+        while [ $i -lt 28 ]; do skip "the rows, an interrupted and a killed run" "$why"; i=$((i + 1)); done
         done_testing
     fi
     yes=-y
@@ -241,8 +241,13 @@ if make_student; then
     else
         fail "other users' processes running: not without -y" "exit $rc" "$(cat "$out" "$err")"
     fi
+    # -s below a folder of hers: she could move it and put her own in
+    # its place, so root refuses to write there.
+    d=$(as_student mktemp -d /tmp/swap-rows.XXXXXX)
+    want="refusing -s" refused "-s below a folder another user owns ($d)" sh "$be" -y -s "$d/rows"
     kill "$sleeper" 2>/dev/null
 else
+    fail "-s below a folder another user owns: refused" "cannot make a user: $(cat "$tmp/useradd.err")"
     fail "other users' processes running: not without -y" "cannot make a user: $(cat "$tmp/useradd.err")"
 fi
 done_testing
