@@ -199,6 +199,11 @@ fail() {
     # (Every line of each, so that no line of a program's output is read
     # as TAP.)
     [ $# -eq 0 ] || printf '%s\n' "$@" | sed 's/^/# /'
+    # A run the kernel killed: in a very small box on cgroup v2 that can
+    # happen, rarely, with swap free (docs/answers.md, answer 3).  Said,
+    # never excused: the test still fails.
+    [ "${rc:-0}" != 137 ] ||
+        echo "# the last run ended with exit 137 (SIGKILL): if swap was free and the box small (16 MB), the box's OOM killer after reclaim found only pages still being written to swap (docs/answers.md, answer 3); run the test again"
 }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
