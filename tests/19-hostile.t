@@ -52,6 +52,29 @@ mkdir -m 755 "$canary_dir" || bail "cannot make $canary_dir"
 canary=$canary_dir/canary
 head -c 64 /dev/urandom | od -An -tx1 | (umask 077 && cat >"$canary")
 cp "$canary" "$tmp/canary.orig"
+# A hard link cannot cross file systems, and /tmp is often one of its own
+# (a tmpfs, a container's): each shared folder's file system gets a copy
+# of the canary, in a root-only folder made there with a name nobody can
+# guess; removed by the cleanup, or by a sweep (scripts/box's remove_student).
+canaries=$canary
+for d in /tmp /var/tmp "$tmp"; do
+    dev=$(stat -c %d "$d")
+    for c in $canaries; do [ "$(stat -c %d "$c")" != "$dev" ] || continue 2; done
+    { c=$(mktemp -d "$d/swap-canary.$tag.XXXXXX") && (umask 077 && cp "$tmp/canary.orig" "$c/canary"); } ||
+        bail "cannot make a canary on the file system of $d"
+    canaries="$canaries $c/canary"
+done
+# canary_on DIR: the canary on DIR's file system.
+canary_on() {
+    for c in $canaries; do [ "$(stat -c %d "$c")" != "$(stat -c %d "$1")" ] || { echo "$c"; return 0; }; done
+    return 1
+}
+# canaries_same: every canary as it was made.
+canaries_same() {
+    for c in $canaries; do cmp -s "$c" "$tmp/canary.orig" || return 1; done
+}
+# linked: the find test for a name that is a canary.
+linked() { for c in $canaries; do printf ' -o -samefile %s' "$c"; done; }
 open=$canary_dir/open
 { mkdir "$open" && chmod 777 "$open"; } || bail "cannot make $open"
 mkdir "$tmp/cwd" && echo keep >"$tmp/cwd/a" && echo keep >"$tmp/cwd/b"
@@ -98,18 +121,19 @@ ln -s "$canary" "$d/swap-cva.$d0.1.file"
 # hard DIR: the hard links to the canary, made by root for the student
 # (fs.protected_hardlinks, where it is 1, keeps the student from making
 # them, and is not lowered): a name the student controls, root's inode.
-hard() { ln "$canary" "$1/swap-cva.$d4.1.swappiness" && ln "$canary" "$1/swap-demo.$d1.1.swapfile"; }
+hard() { c=$(canary_on "$1") && ln "$c" "$1/swap-cva.$d4.1.swappiness" && ln "$c" "$1/swap-demo.$d1.1.swapfile"; }
 planted=0
 for d in /tmp /var/tmp "$sdir" "$open"; do
-    if as_student sh -c "$plant" sh "$d" "$canary" "$sdir/mine" "$v2" "$d0" "$d1" "$d2" "$d3" "$d4" "$d5" "$d6" "$d7" 2>"$tmp/plant.err" && hard "$d"; then
+    if as_student sh -c "$plant" sh "$d" "$canary" "$sdir/mine" "$v2" "$d0" "$d1" "$d2" "$d3" "$d4" "$d5" "$d6" "$d7" 2>"$tmp/plant.err" && hard "$d" 2>>"$tmp/plant.err"; then
         planted=$((planted + 1))
     else
         diag "planting in $d failed: $(cat "$tmp/plant.err")"
     fi
 done
-nplanted=$(find /tmp /var/tmp "$sdir" "$open" -maxdepth 1 \( -user "$student_uid" -o -samefile "$canary" \) -name 'swap-*' | wc -l)
-hard_links=$(stat -c %h "$canary")
-is "every trap planted in /tmp, /var/tmp, the student's folder and the open folder ($nplanted traps; the canary has $hard_links links)" "$planted" -eq 4
+# shellcheck disable=SC2046 # the canaries, a word each
+nplanted=$(find /tmp /var/tmp "$sdir" "$open" -maxdepth 1 \( -user "$student_uid" $(linked) \) -name 'swap-*' | wc -l)
+hard_links=$(for c in $canaries; do stat -c %h "$c"; done | awk '{ n += $1 - 1 } END { print n }')
+is "every trap planted in /tmp, /var/tmp, the student's folder and the open folder ($nplanted traps; the canary has $hard_links hard links)" "$planted" -eq 4
 # The student's own box, in a subtree of its own (a delegated one, as
 # systemd makes for a user): root's sweep must not take it for its own.
 student_box=''
@@ -121,7 +145,8 @@ for m in $v1 $v2; do
 done
 # What the student owns, and what it holds, now.
 student_files() {
-    find /tmp /var/tmp "$sdir" "$open" -maxdepth 1 \( -user "$student_uid" -o -samefile "$canary" \) -printf '%y %p %l\n' | sort
+    # shellcheck disable=SC2046 # the canaries, a word each
+    find /tmp /var/tmp "$sdir" "$open" -maxdepth 1 \( -user "$student_uid" $(linked) \) -printf '%y %p %l\n' | sort
     find "$sdir" -type f -exec md5sum {} + | sort
 }
 # A bait of the student's: were root to make a swapfile through a link to
@@ -148,7 +173,8 @@ flow "scripts/box sweep" sh "$box" sweep
 diag "sweep said: $(cat "$err")"
 
 # The demo makes its temporary swapfile while the student links every name
-# such a file could get, for every root shell, every 20 ms.
+# such a file could get, for every root shell, every 20 ms.  (The student's
+# loops end in pkill -KILL; runuser would say "Killed" on stderr.)
 if [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ]; then
     for t in "make demo TEMP_SWAP=1 under a racing student" "the demo swapped into root's own file only"; do
         skip "$t" "swap is on already here ($(awk 'NR > 1 { print $1 }' /proc/swaps | tr '\n' ' ')), so the demo would make no swapfile"
@@ -164,7 +190,7 @@ else
                 done
             done
             sleep 0.02
-        done' sh "$sdir/bait" "$open" &
+        done' sh "$sdir/bait" "$open" 2>/dev/null &
     racer=$!
     # Every swap device seen while the demo runs, with its owner.
     # (A device whose file is gone by the time it is looked at is being
@@ -219,7 +245,7 @@ else
                 done
             done
             sleep 0.005
-        done' sh "$canary" "$open" "$(hostname)" &
+        done' sh "$canary" "$open" "$(hostname)" 2>/dev/null &
     racer=$!
     ok=1
     for i in 1 2 3; do
@@ -229,7 +255,7 @@ else
     pkill -KILL -u "$student_uid"
     { wait "$racer"; } 2>/dev/null
     as_student find /tmp /var/tmp "$open" -maxdepth 1 -name 'vgdb-pipe-*' -delete 2>/dev/null
-    if [ "$ok" = 1 ] && cmp -s "$canary" "$tmp/canary.orig"; then
+    if [ "$ok" = 1 ] && canaries_same; then
         pass "valgrind three times under a racing student: clean runs, the canary as it was"
     else
         fail "valgrind three times under a racing student: clean runs, the canary as it was" "$(cat "$err")" "$(od -c "$canary" | head -n 3)"
@@ -239,7 +265,7 @@ fi
 # A process of the student's wearing a run's command line: the tests'
 # own count of runs (runs_of) does not see it; a plain pgrep -f would.
 # shellcheck disable=SC2016 # expanded by perl
-as_student perl -e '$0 = $ARGV[0]; sleep 60' "$swap 256M" &
+as_student perl -e '$0 = $ARGV[0]; sleep 60' "$swap 256M" 2>/dev/null &
 fake=$!
 # shellcheck disable=SC2317 # called through wait_for
 faked() { fake_pid=$(pgrep -u "$student_uid" -f "^$swap 256M\$"); }
@@ -254,7 +280,7 @@ pkill -KILL -u "$student_uid"
 { wait "$fake"; } 2>/dev/null
 
 # ------------------------------------------------------------ what stayed
-if cmp -s "$canary" "$tmp/canary.orig"; then pass "the root-only canary is unchanged"
+if canaries_same; then pass "the root-only canary is unchanged ($(echo "$canaries" | wc -w) file systems)"
 else fail "the root-only canary is unchanged" "now: $(head -c 100 "$canary")"; fi
 is "vm.swappiness is unchanged ($swappiness)" "$(cat /proc/sys/vm/swappiness)" -eq "$swappiness"
 if [ -z "$lru" ]; then skip "lru_gen/enabled is unchanged" "no MGLRU in this kernel ($(uname -r))"
@@ -378,7 +404,7 @@ before=$(find "$tmp/lab" -mindepth 1 -maxdepth 1 | wc -l)
 rc=$?
 is "planted in root's own folder: the sweep does not hang" "$rc" -ne 124
 odd=$(grep -o 'left alone[^;]*' "$err" | wc -l)
-if cmp -s "$canary" "$tmp/canary.orig" && [ "$(cat /proc/sys/vm/swappiness)" -eq "$swappiness" ] &&
+if canaries_same && [ "$(cat /proc/sys/vm/swappiness)" -eq "$swappiness" ] &&
     [ -f "$tmp/cwd/a" ] && [ "$(prot)" = "$protected_now" ] &&
     { [ -z "$lru" ] || [ "$(cat "$lg")" = "$lru" ]; }; then
     pass "planted in root's own folder: nothing obeyed (canary, sysctls, working folder as they were)"
