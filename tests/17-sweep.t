@@ -6,10 +6,10 @@
 # vm.swappiness or (MGLRU) a switched LRU.  Then scripts/box sweep -n lists
 # what is left, and the next run (or the sweep) undoes it all and says so in
 # one line.  A sweep leaves alone what a live run owns, and what is not
-# named as ours.  The boxed runs map 256 MB (the live one 128 MB) in 16 MB
-# boxes, long enough to be caught in swap on a loaded machine, under strace
-# (the census) or emulated, and are held still (SIGSTOP) as soon as they
-# are where the test wants them: a run need not outlast the test's checks,
+# named as ours.  The boxed runs map 256 MB in 16 MB boxes, long enough
+# to be caught in their box on a loaded machine, under strace (the census)
+# or emulated, and are held still (SIGSTOP) as soon as they are where the
+# test wants them (in swap: let go and read every 10 ms until they are): a run need not outlast the test's checks,
 # no check races its end, and a held run costs no more than a small one.
 # To a sweep a stopped run is as live as a running one, and SIGKILL ends it
 # all the same.
@@ -31,8 +31,6 @@ procs() { pgrep -u "$(id -u)" -f "^($swap|\./swap)( |\$)" | while read -r p; do
     case $(state_of "$p") in Z|'') ;; *) echo "$p" ;; esac; done; }
 # shellcheck disable=SC2317 # called through wait_for
 no_boxed_run() { ! boxed_run_of ''; }
-# shellcheck disable=SC2317 # called through wait_for
-in_swap() { for p in $(procs); do awk '$1 == "VmSwap:" && $2 > 0 { f = 1 } END { exit !f }' "/proc/$p/status" 2>/dev/null && return 0; done; return 1; }
 # in_box_of TAG: a ./swap of ours runs in the box of owner TAG (not just
 # the box helper's shell, before it has become ./swap).
 # shellcheck disable=SC2317 # called through wait_for
@@ -46,6 +44,25 @@ in_box_of() {
 # so; unhold: going on.
 hold() { for p in $(procs); do kill -STOP "$p"; done; wait_for stopped; }
 unhold() { for p in $(procs); do kill -CONT "$p"; done; }
+# hold_in_swap: our held run let go until it has pages in swap, then held
+# again.  Its VmSwap is read by the shell itself every 10 ms (no process
+# started to look): an emulated machine starts one in a tenth of a second
+# or more, and a run caught only through such looks (128 MB then) had ended
+# before it was held.
+hold_in_swap() {
+    p=$(procs)
+    case $p in ''|*[!0-9]*) return 1 ;; esac
+    kill -CONT "$p"
+    i=0 v=0
+    while [ "$v" -eq 0 ] && [ $i -lt 6000 ]; do
+        v=0
+        { while read -r key kb _; do [ "$key" != VmSwap: ] || v=$kb; done <"/proc/$p/status"; } 2>/dev/null || break
+        [ "$v" -gt 0 ] || sleep 0.01
+        i=$((i + 1))
+    done
+    kill -STOP "$p" 2>/dev/null
+    wait_for stopped
+}
 # stopped: every ./swap of ours is held (state T; t under strace, as in
 # the census), none ended.
 stopped() {
@@ -75,7 +92,7 @@ else
     (cd "$top" && exec env TEMP_SWAP=1 BOX=16M sh scripts/lab demo ./swap) >"$tmp/demo.out" 2>&1 &
     demo=$!
     demo_tag=$(sh "$box" tag "$demo")
-    wait_for in_box_of "$demo_tag" && wait_for in_swap && hold
+    wait_for in_box_of "$demo_tag" && hold && hold_in_swap
     kill -KILL "$demo"
     wait "$demo" 2>/dev/null
     left_swapfile=$work_dir/swap-demo.$demo_tag.swapfile
@@ -153,9 +170,12 @@ lru=$(cat "$lg" 2>/dev/null)
 if ! want_swap; then
     for t in "cva killed" "cva: says" "cva: works" "cva: nothing left" "cva swappiness" "cva lru"; do box_skip "$t" "$swap_why"; done
 else
-    # Rows of a quarter of the script's own sizes (a 10 MB file, 12 MB in
-    # 16 MB boxes): what is left and cleaned is the same.
-    export CVA_BOX=16M CVA_FILE_MB=10 CVA_SIZE=12M
+    # Rows of half the script's own sizes (a 16 MB file, 16 MB in 32 MB
+    # boxes): what is left and cleaned is the same.  (With less, the row at
+    # swappiness 0 cannot fit: at 64 KiB pages 12 MB in a 16 MB box, beside
+    # the row's own shell and awk, met the OOM killer, which took the awk
+    # too, and the row failed.)
+    export CVA_BOX=32M CVA_FILE_MB=16 CVA_SIZE=16M
     # Its rows run in boxes of their own helpers (scripts/box run), which
     # live on and finish the row; what is the killed run's own stays.
     sh "$cva" 200 >/dev/null 2>&1 &
@@ -172,7 +192,8 @@ else
     else fail "cache-vs-anon killed mid-row: its file and folder are left" "nothing found"; fi
     run sh "$cva" -c 0
     said "the next cache-vs-anon says what it cleaned" "swap-cva.$c_tag"
-    is "the next cache-vs-anon works (exit 0)" "$rc" -eq 0
+    if [ "$rc" -eq 0 ]; then pass "the next cache-vs-anon works (exit 0)"
+    else fail "the next cache-vs-anon works (exit 0)" "exit $rc" "$(cat "$out" "$err")"; fi
     left=$(ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; boxes)
     is "nothing of the killed cache-vs-anon is left${left:+: $left}" "${#left}" -eq 0
     if [ "$changed" = "$swappiness" ]; then
@@ -213,9 +234,9 @@ fi
 if ! want_swap; then
     for t in "a live run is left alone" "the live run still runs" "the live run finishes intact"; do box_skip "$t" "$swap_why"; done
 else
-    sh "$box" run 16M "$swap" 128M >"$tmp/live.out" 2>&1 &
+    sh "$box" run 16M "$swap" 256M >"$tmp/live.out" 2>&1 &
     live=$!
-    wait_for in_box_of "$(sh "$box" tag "$live")" && wait_for in_swap && hold
+    wait_for in_box_of "$(sh "$box" tag "$live")" && hold && hold_in_swap
     run sh "$box" sweep
     if grep -q 'nothing left behind' "$err" && [ "$rc" -eq 0 ]; then pass "a sweep during a live run: nothing to clean ($(cat "$err"))"
     else fail "a sweep during a live run: nothing to clean" "$(cat "$out" "$err")"; fi
