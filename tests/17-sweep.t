@@ -63,6 +63,26 @@ hold_in_swap() {
     kill -STOP "$p" 2>/dev/null
     wait_for stopped
 }
+# boxed_held OUT: ./swap 256M of ours started in a 16 MB box, and held
+# before it has written a page, with no race at any speed: the box's
+# process stops itself; once it is found, it is let go to become ./swap,
+# and stopped again the moment its name says so (read by the shell itself,
+# with no pause).  $! is the box helper.
+held_cmd='kill -STOP $$ && exec "$@"'
+boxed_held() {
+    sh "$box" run 16M sh -c "$held_cmd" swap-held "$swap" 256M >"$1" 2>&1 &
+    # shellcheck disable=SC2317 # called through wait_for
+    self_stopped() { w=$(pgrep -u "$(id -u)" -f "^sh -c .* swap-held $swap 256M\$") && [ "$(state_of "$w")" = T ]; }
+    wait_for self_stopped || return 1
+    kill -CONT "$w"
+    i=0
+    while [ $i -lt 100000 ]; do
+        { read -r key name _ <"/proc/$w/status"; } 2>/dev/null || return 1
+        [ "$name" = swap ] && break
+        i=$((i + 1))
+    done
+    kill -STOP "$w" && wait_for stopped
+}
 # stopped: every ./swap of ours is held (state T; t under strace, as in
 # the census), none ended.
 stopped() {
@@ -147,10 +167,9 @@ else
     # (256 MB: a run long enough to be caught in its box, not only its
     # shell there before it becomes ./swap, on a loaded machine too; held
     # as soon as it is caught, it costs no more than a small one.)
-    sh "$box" run 16M "$swap" 256M >/dev/null 2>&1 &
+    boxed_held /dev/null
     runner=$!
     runner_tag=$(sh "$box" tag "$runner")
-    wait_for in_box_of "$runner_tag" && hold
     kill -KILL "$runner"
     wait "$runner" 2>/dev/null
     if stopped; then pass "box run killed (SIGKILL): ./swap lives on in its box"
@@ -234,9 +253,8 @@ fi
 if ! want_swap; then
     for t in "a live run is left alone" "the live run still runs" "the live run finishes intact"; do box_skip "$t" "$swap_why"; done
 else
-    sh "$box" run 16M "$swap" 256M >"$tmp/live.out" 2>&1 &
+    boxed_held "$tmp/live.out" && hold_in_swap
     live=$!
-    wait_for in_box_of "$(sh "$box" tag "$live")" && hold && hold_in_swap
     run sh "$box" sweep
     if grep -q 'nothing left behind' "$err" && [ "$rc" -eq 0 ]; then pass "a sweep during a live run: nothing to clean ($(cat "$err"))"
     else fail "a sweep during a live run: nothing to clean" "$(cat "$out" "$err")"; fi
