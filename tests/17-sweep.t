@@ -6,11 +6,11 @@
 # vm.swappiness or (MGLRU) a switched LRU.  Then scripts/box sweep -n lists
 # what is left, and the next run (or the sweep) undoes it all and says so in
 # one line.  A sweep leaves alone what a live run owns, and what is not
-# named as ours.  The boxed runs map 256 MB in 16 MB boxes, long enough
-# to be caught in their box on a loaded machine, under strace (the census)
-# or emulated, and are held still (SIGSTOP) as soon as they are where the
-# test wants them (in swap: let go and read every 10 ms until they are): a run need not outlast the test's checks,
-# no check races its end, and a held run costs no more than a small one.
+# named as ours.  The boxed runs map 256 MB in 16 MB boxes and are held
+# still (SIGSTOP) where the test wants them: before they write a page, or
+# once they have pages in swap, without racing their end on a loaded,
+# traced (the census) or emulated machine.  A run need not outlast the
+# test's checks, and a held run costs no more than a small one.
 # To a sweep a stopped run is as live as a running one, and SIGKILL ends it
 # all the same.
 # shellcheck source=tests/lib.sh
@@ -44,20 +44,23 @@ in_box_of() {
 # so; unhold: going on.
 hold() { for p in $(procs); do kill -STOP "$p"; done; wait_for stopped; }
 unhold() { for p in $(procs); do kill -CONT "$p"; done; }
-# hold_in_swap: our held run let go until it has pages in swap, then held
-# again.  Its VmSwap is read by the shell itself every 10 ms (no process
-# started to look): an emulated machine starts one in a tenth of a second
-# or more, and a run caught only through such looks (128 MB then) had ended
-# before it was held.
+# status_of PID KEY: KEY's value in /proc/PID/status, in $val, read by the
+# shell itself: no process is started to look (an emulated machine starts
+# one in a tenth of a second or more, and a run caught only through such
+# looks had ended before it was held).  1 once PID is gone.
+status_of() {
+    val=''
+    { while read -r key v _; do [ "$key" != "$2:" ] || { val=$v; break; }; done <"/proc/$1/status"; } 2>/dev/null
+}
+# hold_in_swap: our held run let go until it has pages in swap (read every
+# 10 ms), then held again.
 hold_in_swap() {
     p=$(procs)
     case $p in ''|*[!0-9]*) return 1 ;; esac
     kill -CONT "$p"
-    i=0 v=0
-    while [ "$v" -eq 0 ] && [ $i -lt 6000 ]; do
-        v=0
-        { while read -r key kb _; do [ "$key" != VmSwap: ] || v=$kb; done <"/proc/$p/status"; } 2>/dev/null || break
-        [ "$v" -gt 0 ] || sleep 0.01
+    i=0
+    while [ $i -lt 6000 ] && status_of "$p" VmSwap && [ "${val:-0}" -eq 0 ]; do
+        sleep 0.01
         i=$((i + 1))
     done
     kill -STOP "$p" 2>/dev/null
@@ -69,16 +72,16 @@ hold_in_swap() {
 # and stopped again the moment its name says so (read by the shell itself,
 # with no pause).  $! is the box helper.
 held_cmd='kill -STOP $$ && exec "$@"'
+# shellcheck disable=SC2317 # called through wait_for
+self_stopped() { w=$(pgrep -u "$(id -u)" -f "^sh -c .* swap-held $swap 256M\$") && [ "$(state_of "$w")" = T ]; }
 boxed_held() {
     sh "$box" run 16M sh -c "$held_cmd" swap-held "$swap" 256M >"$1" 2>&1 &
-    # shellcheck disable=SC2317 # called through wait_for
-    self_stopped() { w=$(pgrep -u "$(id -u)" -f "^sh -c .* swap-held $swap 256M\$") && [ "$(state_of "$w")" = T ]; }
     wait_for self_stopped || return 1
     kill -CONT "$w"
     i=0
     while [ $i -lt 100000 ]; do
-        { read -r key name _ <"/proc/$w/status"; } 2>/dev/null || return 1
-        [ "$name" = swap ] && break
+        status_of "$w" Name || return 1
+        [ "$val" = swap ] && break
         i=$((i + 1))
     done
     kill -STOP "$w" && wait_for stopped
@@ -164,9 +167,6 @@ fi
 if ! want_swap; then
     for t in "box run killed" "sweep: says" "sweep: nothing left"; do box_skip "$t" "$swap_why"; done
 else
-    # (256 MB: a run long enough to be caught in its box, not only its
-    # shell there before it becomes ./swap, on a loaded machine too; held
-    # as soon as it is caught, it costs no more than a small one.)
     boxed_held /dev/null
     runner=$!
     runner_tag=$(sh "$box" tag "$runner")
