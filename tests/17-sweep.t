@@ -75,7 +75,7 @@ held_cmd='kill -STOP $$ && exec "$@"'
 # shellcheck disable=SC2317 # called through wait_for
 self_stopped() { w=$(pgrep -u "$(id -u)" -f "^sh -c .* swap-held $swap 256M\$") && [ "$(state_of "$w")" = T ]; }
 boxed_held() {
-    sh "$box" run 16M sh -c "$held_cmd" swap-held "$swap" 256M >"$1" 2>&1 &
+    sh "$box" run 16M sh -c "$held_cmd" swap-held "$swap" 256M >"$1" 2>&1 9<&- &
     wait_for self_stopped || return 1
     kill -CONT "$w"
     i=0
@@ -112,7 +112,7 @@ if [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ]; then
         skip "$t" "swap is on already here, so make demo would make no temporary swapfile"
     done
 else
-    (cd "$top" && exec env TEMP_SWAP=1 BOX=16M sh scripts/lab demo ./swap) >"$tmp/demo.out" 2>&1 &
+    (cd "$top" && exec env TEMP_SWAP=1 BOX=16M sh scripts/lab demo ./swap) >"$tmp/demo.out" 2>&1 9<&- &
     demo=$!
     demo_tag=$(sh "$box" tag "$demo")
     wait_for in_box_of "$demo_tag" && hold && hold_in_swap
