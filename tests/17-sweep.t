@@ -70,21 +70,26 @@ hold_in_swap() {
 # before it has written a page, with no race at any speed: the box's
 # process stops itself; once it is found, it is let go to become ./swap,
 # and stopped again the moment its name says so (read by the shell itself,
-# with no pause).  $! is the box helper.
+# with no pause).  $! is the box helper.  Stopped is T, or t under strace
+# (the census).  If it cannot be held, the run is ended (it may be stopped,
+# and a later wait would wait for ever) and 1 returned.
 held_cmd='kill -STOP $$ && exec "$@"'
 # shellcheck disable=SC2317 # called through wait_for
-self_stopped() { w=$(pgrep -u "$(id -u)" -f "^sh -c .* swap-held $swap 256M\$") && [ "$(state_of "$w")" = T ]; }
+self_stopped() {
+    w=$(pgrep -u "$(id -u)" -f "^sh -c .* swap-held $swap 256M\$") || return 1
+    case $(state_of "$w") in T|t) ;; *) return 1 ;; esac
+}
 boxed_held() {
     sh "$box" run 16M sh -c "$held_cmd" swap-held "$swap" 256M >"$1" 2>&1 9<&- &
-    wait_for self_stopped || return 1
-    kill -CONT "$w"
-    i=0
-    while [ $i -lt 100000 ]; do
-        status_of "$w" Name || return 1
-        [ "$val" = swap ] && break
-        i=$((i + 1))
-    done
-    kill -STOP "$w" && wait_for stopped
+    w=''
+    if wait_for self_stopped && kill -CONT "$w"; then
+        i=0
+        while [ $i -lt 100000 ] && status_of "$w" Name && [ "$val" != swap ]; do i=$((i + 1)); done
+        [ "$val" = swap ] && kill -STOP "$w" && wait_for stopped && return 0
+    fi
+    diag "the run could not be held: ${w:-never seen stopped}, state $(state_of "${w:-0}")"
+    [ -z "$w" ] || kill -KILL "$w" 2>/dev/null
+    return 1
 }
 # stopped: every ./swap of ours is held (state T; t under strace, as in
 # the census), none ended.
@@ -170,7 +175,7 @@ else
     boxed_held /dev/null
     runner=$!
     runner_tag=$(sh "$box" tag "$runner")
-    kill -KILL "$runner"
+    kill -KILL "$runner" 2>/dev/null
     wait "$runner" 2>/dev/null
     if stopped; then pass "box run killed (SIGKILL): ./swap lives on in its box"
     else fail "box run killed (SIGKILL): ./swap lives on in its box" "no process"; fi
