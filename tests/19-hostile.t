@@ -116,7 +116,7 @@ ln -s "$canary" "$d/swap-demo.$d0.1.swapfile"
 mkdir "$d/swap-cva.$d5.1.swappiness"
 ln -s / "$d/swap-plot.$d0.1.XXXXXX"
 ln -s "$canary" "$d/swap-cva.$d0.1.file"
-: >"$d/swap-demo.1.5.*.swapfile"
+: >"$d/swap-demo.$d7.1.*.swapfile"
 '
 # hard DIR: the hard links to the canary, made by root for the student
 # (fs.protected_hardlinks, where it is 1, keeps the student from making
