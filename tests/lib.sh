@@ -174,8 +174,11 @@ census() {
     n=0 failures=0
 }
 
-test_swapfile='' thp_saved='' users='' turn=''
+# at_exit: a function of the test's, run first on the way out (a test
+# stopped by a signal too).
+test_swapfile='' thp_saved='' users='' turn='' at_exit=''
 cleanup() {
+    [ -z "$at_exit" ] || "$at_exit"
     [ -z "$test_swapfile" ] || sh "$box" swapoff "$test_swapfile"
     if [ -n "$thp_saved" ]; then
         echo "$thp_saved" >/sys/kernel/mm/transparent_hugepage/enabled && rm -f "$state_dir/swap-test.$tag.thp"
