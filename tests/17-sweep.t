@@ -70,13 +70,14 @@ hold_in_swap() {
 # before it has written a page, with no race at any speed: the box's
 # process stops itself; once it is found, it is let go to become ./swap,
 # and stopped again the moment its name says so (read by the shell itself,
-# with no pause).  $! is the box helper.  Stopped is T, or t under strace
+# with no pause).  $! is the box helper.  The box's process is sh, or
+# /usr/bin/sh as systemd-run starts it; stopped is T, or t under strace
 # (the census).  If it cannot be held, the run is ended (it may be stopped,
 # and a later wait would wait for ever) and 1 returned.
 held_cmd='kill -STOP $$ && exec "$@"'
 # shellcheck disable=SC2317 # called through wait_for
 self_stopped() {
-    w=$(pgrep -u "$(id -u)" -f "^sh -c .* swap-held $swap 256M\$") || return 1
+    w=$(pgrep -u "$(id -u)" -f "^([^ ]*/)?sh -c .* swap-held $swap 256M\$") || return 1
     case $(state_of "$w") in T|t) ;; *) return 1 ;; esac
 }
 boxed_held() {
