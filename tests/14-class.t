@@ -2,11 +2,12 @@
 # make class (lab class N SIZE): a class that cannot fit in the free swap is
 # refused before anything starts, so the OOM killer kills nothing; a small
 # class completes, one line per run and the summary last; an interrupted
-# class leaves no box and no process behind, and signals no process but
-# the runs it has not yet reaped (a reaped run's PID may be anyone's).
+# class leaves no box and no process behind, and signals no process by
+# its PID: a run's helper that the shell has reaped may have handed its
+# PID to anyone, another user's process too.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 14
 # (The OOM kill count and the free swap are the machine's: its turn.)
 swap_lock
 
@@ -67,7 +68,8 @@ done
 if ! { how=$(sh "$box" how) && want_swap; }; then
     why=${swap_why:-no way to make a memory box: ${how#none: }}
     for t in "class of 2: exit 0" "class of 2: a line per run" "class of 2: the summary" \
-        "interrupted class: exit 143" "interrupted class: nothing left" "interrupted class: reaped PIDs"; do
+        "interrupted class: exit 143" "interrupted class: nothing left" "interrupted class (TERM): reaped PIDs" \
+        "interrupted class (INT): reaped PIDs"; do
         box_skip "$t" "$why"
     done
     done_testing
@@ -91,7 +93,7 @@ env BOX=64M sh "$lab" class 2 256M >"$out" 2>"$err" &
 pid=$!
 i=0
 while [ "$(runs_of 256M | wc -l)" -lt 2 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-kill -TERM "$pid"
+own_kill -TERM "$pid"
 wait "$pid"
 rc=$?
 is "an interrupted class: exit status 143" "$rc" -eq 143
@@ -103,63 +105,70 @@ wait_for test -z "$(leftover)"
 left=$(leftover)
 is "an interrupted class: no run, box or temporary folder left${left:+: $left}" "${#left}" -eq 0
 
-# Interrupted after run 1 was reaped (run 2 held still, SIGSTOP): run 1's
-# PID, free now, is given to a process of the test's (as root, through
-# ns_last_pid, the next PID the kernel hands out), which the class must
-# not signal when it is interrupted.
+# Interrupted mid-run after the lab reaped a box helper behind its back:
+# run 1's ./swap is held still (SIGSTOP) and run 2 ends, so while the lab
+# waits for run 1's helper, the shell reaps run 2's, and its PID is free.
+# It goes to an unprivileged user's process (as root, through ns_last_pid,
+# the next PID the kernel hands out; setpriv then drops to that user),
+# which the class must not signal when it is stopped with SIGTERM, or with
+# SIGINT as a terminal's Ctrl-C sends it.
 # start_of PID: its start time, to tell which box helper came first.
 start_of() { sed -n 's/.*) //p' "/proc/$1/stat" 2>/dev/null | awk '{ print $20 }'; }
 reaped_test() {
-    is_root || { skip "$1" "not root: the next PID cannot be chosen (ns_last_pid)"; return; }
-    [ -w /proc/sys/kernel/ns_last_pid ] || { skip "$1" "no writable /proc/sys/kernel/ns_last_pid"; return; }
-    env BOX=16M sh "$lab" class 2 64M >"$out" 2>"$err" &
+    desc="an interrupted class (SIG$1) signals no process it has reaped"
+    is_root || { skip "$desc" "not root: the next PID cannot be chosen (ns_last_pid)"; return; }
+    [ -w /proc/sys/kernel/ns_last_pid ] || { skip "$desc" "no writable /proc/sys/kernel/ns_last_pid"; return; }
+    command -v setpriv >/dev/null 2>&1 || { skip "$desc" "setpriv is not installed"; return; }
+    # shellcheck disable=SC2119 # a student, not a victim
+    [ -n "${student-}" ] || make_student || { skip "$desc" "cannot make a user: $(cat "$tmp/useradd.err")"; return; }
+    env --default-signal=INT BOX=16M sh "$lab" class 2 64M >"$out" 2>"$err" &
     bg=$!
-    # (The shell may have forked once more before the lab's sh started.)
     # Its two box helpers, and only they: the lab's own pipelines (the
-    # sweep's sed | awk) are children of it too for a moment, and an
-    # emulated machine's slow one was once taken for the runs.
-    helpers() { pgrep -P "$lab_pid" -f "^sh [^ ]*/scripts/box run "; }
+    # sweep's sed | awk) are children of it too for a moment.  (env runs
+    # the lab in its own process: $bg is the lab.)
+    helpers() { pgrep -P "$bg" -f "^sh [^ ]*/scripts/box run "; }
     # shellcheck disable=SC2317 # called through wait_for
-    lab_of() { lab_pid=$(pgrep -n -u "$(id -u)" -f "^sh $lab class 2 64M\$") && [ "$(helpers | wc -l)" -ge 2 ]; }
-    if ! wait_for lab_of; then
-        kill -TERM "$bg"; wait "$bg"
-        fail "$1" "the class did not start its two runs" "$(cat "$out" "$err")"
+    both() { [ "$(helpers | wc -l)" -ge 2 ]; }
+    if ! wait_for both; then
+        own_kill -TERM "$bg"; wait "$bg"
+        fail "$desc" "the class did not start its two runs" "$(cat "$out" "$err")"
         return
     fi
-    # (The second box helper started is run 2's: its ./swap is held.)
-    second=$(for h in $(helpers); do echo "$(start_of "$h") $h"; done | sort -n | awk 'NR == 2 { print $2 }')
-    first=$(helpers | grep -vx "$second")
+    first=$(for h in $(helpers); do echo "$(start_of "$h") $h"; done | sort -n | awk 'NR == 1 { print $2 }')
+    second=$(helpers | grep -vx "$first")
     # shellcheck disable=SC2317 # called through wait_for
-    held() { r=$(pgrep -P "$second" -f "^$swap 64M\$") && kill -STOP "$r"; }
-    if ! wait_for held || ! wait_for grep -q '^run   1: ' "$out"; then
-        kill -TERM "$lab_pid"; wait "$bg"
-        fail "$1" "run 2 could not be held while run 1 ended" "$(cat "$out" "$err")"
+    held() { pkill -STOP -P "$first" -f "^$swap 64M\$"; }
+    # shellcheck disable=SC2317 # called through wait_for
+    reaped() { [ ! -e "/proc/$second" ]; }
+    if ! wait_for held || ! wait_for reaped; then
+        own_kill -TERM "$bg"; wait "$bg"
+        fail "$desc" "run 1 could not be held while run 2 ended" "$(cat "$out" "$err")"
         return
     fi
-    # Run 1's helper is reaped (its line is out); its PID goes to a sleep
-    # of ours, tried until no other process took it first.
     sentinel='' i=0
     while [ -z "$sentinel" ] && [ $i -lt 50 ]; do
-        echo $((first - 1)) >/proc/sys/kernel/ns_last_pid
-        sleep 300 &
-        if [ $! -eq "$first" ]; then sentinel=$!; else kill $!; fi
+        echo $((second - 1)) >/proc/sys/kernel/ns_last_pid
+        setpriv --reuid="$student_uid" --regid="$(id -g "$student")" --clear-groups sleep 300 &
+        if [ $! -eq "$second" ]; then sentinel=$!; else own_kill -KILL $!; wait $! 2>/dev/null; fi
         i=$((i + 1))
     done
     if [ -z "$sentinel" ]; then
-        kill -TERM "$lab_pid"; wait "$bg"
-        skip "$1" "PID $first was taken by another process each time"
+        own_kill -TERM "$bg"; wait "$bg"
+        skip "$desc" "PID $second was taken by another process each time"
         return
     fi
-    kill -TERM "$lab_pid"
+    own_kill "-$1" "$bg"
     wait "$bg"
-    if kill -0 "$sentinel" 2>/dev/null; then
-        pass "$1 (run 1's PID $first, now a process of the test's, lives on)"
-        kill "$sentinel"
+    st=$?
+    if running_child "$sentinel"; then
+        pass "$desc (exit $st; run 2's PID $second, now $student's sleep, lives on)"
     else
-        fail "$1" "PID $first, run 1's once and then the test's sleep, was signalled" "$(cat "$out" "$err")"
+        fail "$desc" "PID $second, run 2's box helper's once and then $student's sleep, was signalled" "$(cat "$out" "$err")"
     fi
+    own_kill -KILL "$sentinel"
     wait "$sentinel" 2>/dev/null
     wait_for test -z "$(leftover)"
 }
-reaped_test "an interrupted class signals only runs it has not reaped"
+reaped_test TERM
+reaped_test INT
 done_testing

@@ -3,7 +3,9 @@
 # the kernel, cgroup and LRU first, a row per value for the warm cache and
 # for the re-read case, under each LRU where the kernel has MGLRU, and
 # afterwards no box, no file, vm.swappiness and lru_gen/enabled as they
-# were, also after an interrupt.  Not root: one line and a non-zero exit.
+# were, also after an interrupt.  The re-reader that ends before its row
+# does, its PID reaped and handed to an unprivileged user's process, is not
+# signalled.  Not root: one line and a non-zero exit.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cva=$top/scripts/cache-vs-anon
@@ -21,7 +23,7 @@ if ! is_root; then
 fi
 need_box
 need_swap
-plan 15
+plan 16
 
 if command -v setpriv >/dev/null 2>&1; then
     run setpriv --reuid=65534 --regid=65534 --clear-groups sh "$cva"
@@ -98,7 +100,7 @@ is "no file, temporary folder or box left${left:+: $left}" "${#left}" -eq 0
 env CVA_BOX=16M CVA_FILE_MB=10 CVA_SIZE=12M sh "$cva" 0 60 100 200 >/dev/null 2>&1 &
 pid=$!
 wait_for boxed_run_of ''
-kill -TERM "$pid"
+own_kill -TERM "$pid"
 wait "$pid"
 # The row's box helper (scripts/box run) finishes on its own and removes its
 # box: given up to 10 s on a loaded machine, a leak stays and fails.
@@ -121,9 +123,9 @@ else
     env CVA_REREAD_MAX=20 sh "$cva" 0 200 >"$out" 2>&1 &
     pid=$!
     i=0
-    while ! grep -q "^$other_lru " "$out" && kill -0 "$pid" 2>/dev/null && [ $i -lt 1800 ]; do sleep 0.1; i=$((i + 1)); done
+    while ! grep -q "^$other_lru " "$out" && running_child "$pid" && [ $i -lt 1800 ]; do sleep 0.1; i=$((i + 1)); done
     switched=$(cat "$lg")
-    kill -TERM "$pid"
+    own_kill -TERM "$pid"
     wait "$pid"
     sleep 0.3
     if [ "$switched" != "$lru_before" ] && [ "$(cat "$lg")" = "$lru_before" ]; then
@@ -132,4 +134,52 @@ else
         fail "interrupted under the other LRU: lru_gen/enabled back to $lru_before" "seen $switched, now $(cat "$lg")"
     fi
 fi
+
+# The re-reader ends before its row does and is reaped by the shell in the
+# box; its PID, free then, goes to an unprivileged user's process (as root,
+# through ns_last_pid; setpriv drops to the user), which must not be
+# signalled when the row ends.  To get there at any speed: the row's
+# ./swap is held (SIGSTOP), the re-reader is ended through its stop file,
+# and once it is gone from /proc the process is planted; then ./swap goes on.
+reaped_reader() {
+    desc="the re-reader's PID, reaped and then another user's, is not signalled"
+    [ -w /proc/sys/kernel/ns_last_pid ] || { skip "$desc" "no writable /proc/sys/kernel/ns_last_pid"; return; }
+    command -v setpriv >/dev/null 2>&1 || { skip "$desc" "setpriv is not installed"; return; }
+    # shellcheck disable=SC2119 # a student, not a victim
+    make_student || { skip "$desc" "cannot make a user: $(cat "$tmp/useradd.err")"; return; }
+    env CVA_BOX=16M CVA_FILE_MB=10 CVA_SIZE=12M sh "$cva" -c 60 >"$out" 2>"$err" &
+    pid=$!
+    # shellcheck disable=SC2317 # called through wait_for
+    reader() { r=$(pgrep -u 0 -f '^sh -c i=0; while ') && [ "$(echo "$r" | wc -l)" -eq 1 ]; }
+    # shellcheck disable=SC2317 # called through wait_for
+    held() { pkill -STOP -u 0 -f "^$swap 12M\$"; }
+    # shellcheck disable=SC2317 # called through wait_for
+    gone() { [ ! -e "/proc/$r" ]; }
+    if ! wait_for reader || ! wait_for held || ! w=$(find "$work_dir" -maxdepth 1 -type d -name "swap-cva.$pid.*") ||
+        [ -z "$w" ] || ! : >"$w/stop" || ! wait_for gone; then
+        pkill -CONT -u 0 -f "^$swap 12M\$"
+        own_kill -TERM "$pid"; wait "$pid"
+        fail "$desc" "the re-read row could not be held with its re-reader ended" "$(cat "$out" "$err")"
+        return
+    fi
+    sentinel='' i=0
+    while [ -z "$sentinel" ] && [ $i -lt 50 ]; do
+        echo $((r - 1)) >/proc/sys/kernel/ns_last_pid
+        setpriv --reuid="$student_uid" --regid="$(id -g "$student")" --clear-groups sleep 300 &
+        if [ $! -eq "$r" ]; then sentinel=$!; else own_kill -KILL $!; wait $! 2>/dev/null; fi
+        i=$((i + 1))
+    done
+    pkill -CONT -u 0 -f "^$swap 12M\$"
+    wait "$pid"
+    st=$?
+    if [ -z "$sentinel" ]; then
+        skip "$desc" "PID $r was taken by another process each time"
+    elif running_child "$sentinel" && [ "$st" -eq 0 ]; then
+        pass "$desc (PID $r, now $student's sleep, lives on; the script exited 0)"
+    else
+        fail "$desc" "exit $st; PID $r, the re-reader's once and then $student's sleep: $(running_child "$sentinel" && echo alive || echo signalled)" "$(cat "$out" "$err")"
+    fi
+    [ -z "$sentinel" ] || { own_kill -KILL "$sentinel"; wait "$sentinel" 2>/dev/null; }
+}
+reaped_reader
 done_testing

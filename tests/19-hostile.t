@@ -10,8 +10,8 @@
 # valgrind runs; the fallback folder of another user (a second one, the
 # victim); a process dressed as a run of ./swap.  The traps go in /tmp and
 # /var/tmp, where the kernel's link protections (fs.protected_*) may guard
-# root, and in a folder that every user may write but that is not sticky,
-# where they never do: there the scripts' own care is what is tested, and
+# root, and in a folder that the student may write (her group's) but that
+# is not sticky, where they never do: there the scripts' own care is what is tested, and
 # no setting of the machine is changed (fs.protected_* are sampled every
 # 50 ms, and must never be lowered).  Then the root flows run (sweep, demo,
 # class, the 1997 script, plot, valgrind; small runs, since what is checked
@@ -45,7 +45,7 @@ sampler=$!
 diag "student $student (UID $student_uid), victim $victim (UID $victim_uid); fs.protected_symlinks, _regular, _fifos, _hardlinks: $protected_now"
 
 # A root-only file in a folder everyone may pass through, and beside it a
-# folder every user may write that is not sticky: the kernel's link
+# folder the student may write that is not sticky: the kernel's link
 # protections never apply there.  And root's working folder.
 canary_dir=/var/lib/swap-canary.$tag
 mkdir -m 755 "$canary_dir" || bail "cannot make $canary_dir"
@@ -75,8 +75,11 @@ canaries_same() {
 }
 # linked: the find test for a name that is a canary.
 linked() { for c in $canaries; do printf ' -o -samefile %s' "$c"; done; }
+# The open folder: root's and the student's group's, mode 770, not sticky.
+# Any other user of the machine can neither plant there nor fail this
+# suite by removing what the test put there.
 open=$canary_dir/open
-{ mkdir "$open" && chmod 777 "$open"; } || bail "cannot make $open"
+{ mkdir -m 770 "$open" && chgrp "$student" "$open"; } || bail "cannot make $open"
 mkdir "$tmp/cwd" && echo keep >"$tmp/cwd/a" && echo keep >"$tmp/cwd/b"
 swappiness=$(cat /proc/sys/vm/swappiness)
 lg=/sys/kernel/mm/lru_gen/enabled lru=$(cat "$lg" 2>/dev/null)
@@ -327,8 +330,8 @@ else fail "make demo with a folder of mode 755: refused" "exit $rc" "$(cat "$err
 run env CVA_DIR="$sdir" sh "$top/scripts/cache-vs-anon" 0
 refused "CVA_DIR in the student's folder" "$sdir"
 # Root's own folder of mode 700, below one the student owns: she could
-# rename it away and put hers in its place.  Below a folder anyone may
-# write (not sticky), and through a symbolic link: the same.
+# rename it away and put hers in its place.  Below a folder another user
+# may write (not sticky), and through a symbolic link: the same.
 # (Each of them a folder that would pass if only the folder itself were
 # checked: root's, mode 700.)
 mkdir -m 700 "$sdir/mine/lab" "$open/lab" "$tmp/ok"
@@ -338,7 +341,7 @@ for d in "$sdir/mine/lab" "$open/lab" "$canary_dir/link/ok" "$tmp/cwd/../ok"; do
     refused "SWAP_LAB_DIR=$d, root's, mode 700, but not every folder above it" "$d"
 done
 run env CVA_DIR="$open/lab" sh "$top/scripts/cache-vs-anon" 0
-refused "CVA_DIR=$open/lab, below a folder anyone may write" "$open/lab"
+refused "CVA_DIR=$open/lab, below a folder another user may write" "$open/lab"
 run env SWAP_LAB_DIR="$tmp/ok" sh "$box" dirs
 if [ "$rc" -eq 0 ] && [ "$(cat "$out")" = "$(printf '%s\n%s' "$tmp/ok" "$tmp/ok")" ]; then
     pass "SWAP_LAB_DIR=$tmp/ok, root's all the way up: used"

@@ -410,6 +410,27 @@ rss_lag_mb() { echo $((64 * $(getconf PAGESIZE) / 1048576)); }
 
 # ------------------------------------------------ runs that go on meanwhile
 
+# own_kill SIG PID...: each PID signalled only while it is a child of this
+# test's shell that has not ended.  A job that ended on its own may have
+# been reaped already (dash reaps any child whenever it waits for one,
+# even for a command substitution) and its PID handed to anyone, another
+# user's process too.  Told by the shell alone: read is a builtin, so no
+# process is started and nothing is reaped between the look and the kill.
+own_kill() {
+    _ok_sig=$1
+    shift
+    for _ok_pid in "$@"; do
+        running_child "$_ok_pid" && kill "$_ok_sig" "$_ok_pid" 2>/dev/null
+    done
+    return 0
+}
+running_child() {
+    read -r _rc_stat 2>/dev/null <"/proc/$1/stat" || return 1
+    # shellcheck disable=SC2086 # state, then parent, after the name
+    set -- ${_rc_stat##*) }
+    [ "$1" != Z ] && [ "$2" = "$$" ]
+}
+
 # runs_of ARGS: the PIDs of this checkout's ./swap running with exactly
 # ARGS, of this user's: another user's process may wear the same command
 # line (a student's perl can set its $0 to anything).
