@@ -7,7 +7,7 @@ plan 5
 
 # Build a copy in $tmp so the ./swap the other tests use is not touched.
 cp "$top/swap.c" "$top/Makefile" "$tmp/"
-build() { make -s -B -C "$tmp" CC="$1" CFLAGS="-O2 -Werror" swap >"$out" 2>&1; }
+build() { make -s --no-print-directory -B -C "$tmp" CC="$1" CFLAGS="-O2 -Werror" swap >"$out" 2>&1; }
 
 for cc in gcc clang; do
     if ! command -v "$cc" >/dev/null 2>&1; then
@@ -30,6 +30,6 @@ case $line in
     *) fail "CPPFLAGS and LDFLAGS from the user are used" "$line" ;;
 esac
 
-if make -s -C "$tmp" clean && [ ! -e "$tmp/swap" ]; then pass "make clean removes the binary"
+if make -s --no-print-directory -C "$tmp" clean && [ ! -e "$tmp/swap" ]; then pass "make clean removes the binary"
 else fail "make clean removes the binary"; fi
 done_testing

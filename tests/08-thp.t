@@ -32,13 +32,13 @@ caught() {
     "$swap" 512M >/dev/null 2>"$err" &
     p=$!
     rss_kb=0 huge_kb=''
-    while kill -0 "$p" 2>/dev/null; do
+    while running_child "$p"; do
         r=$(awk '$1 == "VmRSS:" { print $2 }' "/proc/$p/status" 2>/dev/null)
         if [ "${r:-0}" -gt 131072 ]; then
-            kill -STOP "$p"
+            own_kill -STOP "$p"
             rss_kb=$(awk '$1 == "Rss:" { print $2 }' "/proc/$p/smaps_rollup" 2>/dev/null)
             huge_kb=$(awk '$1 == "AnonHugePages:" { print $2 }' "/proc/$p/smaps_rollup" 2>/dev/null)
-            kill -CONT "$p"
+            own_kill -CONT "$p"
             break
         fi
         sleep 0.01

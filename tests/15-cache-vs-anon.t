@@ -138,28 +138,41 @@ fi
 # The re-reader ends before its row does and is reaped by the shell in the
 # box; its PID, free then, goes to an unprivileged user's process (as root,
 # through ns_last_pid; setpriv drops to the user), which must not be
-# signalled when the row ends.  To get there at any speed: the row's
-# ./swap is held (SIGSTOP), the re-reader is ended through its stop file,
-# and once it is gone from /proc the process is planted; then ./swap goes on.
+# signalled when the row ends.  To get there at any speed, the script runs
+# from a copy of the checkout whose ./swap stops itself before it becomes
+# the real one: the warm row's is let go; the re-read row's is held while
+# the re-reader is ended (its stop file) and, once it is gone from /proc,
+# the process is planted; then it goes on.
 reaped_reader() {
     desc="the re-reader's PID, reaped and then another user's, is not signalled"
     [ -w /proc/sys/kernel/ns_last_pid ] || { skip "$desc" "no writable /proc/sys/kernel/ns_last_pid"; return; }
     command -v setpriv >/dev/null 2>&1 || { skip "$desc" "setpriv is not installed"; return; }
     # shellcheck disable=SC2119 # a student, not a victim
     make_student || { skip "$desc" "cannot make a user: $(cat "$tmp/useradd.err")"; return; }
-    env CVA_BOX=16M CVA_FILE_MB=10 CVA_SIZE=12M sh "$cva" -c 60 >"$out" 2>"$err" &
+    mkdir -p "$tmp/c/scripts" && cp "$cva" "$box" "$tmp/c/scripts/" &&
+        printf '#!/bin/sh\nkill -STOP $$\nexec %s "$@"\n' "$swap" >"$tmp/c/swap" && chmod 755 "$tmp/c/swap"
+    # (So many re-reads that only the stop file ends the re-reader.)
+    env CVA_BOX=16M CVA_FILE_MB=10 CVA_SIZE=12M CVA_REREAD_MAX=1000000 sh "$tmp/c/scripts/cache-vs-anon" -c 60 >"$out" 2>"$err" &
     pid=$!
+    # held: the copy's ./swap, stopped by itself, in $h; readers: how many
+    # re-readers run.
     # shellcheck disable=SC2317 # called through wait_for
-    reader() { r=$(pgrep -u 0 -f '^sh -c i=0; while ') && [ "$(echo "$r" | wc -l)" -eq 1 ]; }
-    # shellcheck disable=SC2317 # called through wait_for
-    held() { pkill -STOP -u 0 -f "^$swap 12M\$"; }
+    held() {
+        h=$(pgrep -u 0 -f "^/bin/sh $tmp/c/swap 12M\$") && [ "$(echo "$h" | wc -l)" -eq 1 ] &&
+            case $(sed -n 's/.*) \(.\).*/\1/p' "/proc/$h/stat") in T|t) ;; *) false ;; esac
+    }
+    readers() { pgrep -u 0 -f '^sh -c i=0; while ' | wc -l; }
     # shellcheck disable=SC2317 # called through wait_for
     gone() { [ ! -e "/proc/$r" ]; }
-    if ! wait_for reader || ! wait_for held || ! w=$(find "$work_dir" -maxdepth 1 -type d -name "swap-cva.$pid.*") ||
-        [ -z "$w" ] || ! : >"$w/stop" || ! wait_for gone; then
-        pkill -CONT -u 0 -f "^$swap 12M\$"
+    step=''
+    if ! { step="the warm row's ./swap, held" && wait_for held && [ "$(readers)" -eq 0 ] && kill -CONT "$h" &&
+        step="the re-read row's ./swap, held" && wait_for held && [ "$(readers)" -eq 1 ] &&
+        step="its re-reader, ended and reaped" && r=$(pgrep -u 0 -f '^sh -c i=0; while ') &&
+        w=$(find "$work_dir" -maxdepth 1 -type d -name "swap-cva.$pid.*") && [ -n "$w" ] &&
+        : >"$w/stop" && wait_for gone; }; then
+        [ -z "${h-}" ] || kill -CONT "$h" 2>/dev/null
         own_kill -TERM "$pid"; wait "$pid"
-        fail "$desc" "the re-read row could not be held with its re-reader ended" "$(cat "$out" "$err")"
+        fail "$desc" "not seen in 60 s: $step" "$(cat "$out" "$err")"
         return
     fi
     sentinel='' i=0
@@ -169,7 +182,7 @@ reaped_reader() {
         if [ $! -eq "$r" ]; then sentinel=$!; else own_kill -KILL $!; wait $! 2>/dev/null; fi
         i=$((i + 1))
     done
-    pkill -CONT -u 0 -f "^$swap 12M\$"
+    kill -CONT "$h"
     wait "$pid"
     st=$?
     if [ -z "$sentinel" ]; then

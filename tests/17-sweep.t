@@ -9,7 +9,10 @@
 # named as ours.  The boxed runs map 256 MB in 16 MB boxes and are held
 # still (SIGSTOP) where the test wants them: before they write a page, or
 # once they have pages in swap, without racing their end on a loaded,
-# traced (the census) or emulated machine.  A run need not outlast the
+# traced (the census) or emulated machine.  Last, the same kills with the
+# guard on, as a teacher's runs have it: make demo, make class and the 1997
+# script, killed while their runs are held in their boxes, leave nothing
+# 30 s later, with no one sweeping.  A run need not outlast the
 # test's checks, and a held run costs no more than a small one.
 # To a sweep a stopped run is as live as a running one, and SIGKILL ends it
 # all the same.
@@ -18,7 +21,7 @@
 is_root || skip_all "not root: the runs that leave boxes, swapfiles and settings behind need root"
 need_box
 swap_lock
-plan 20
+plan 23
 # What is tested here is the sweep itself: the guards that root's flows
 # start (scripts/box guard) would undo what a kill -9 left before the
 # sweep could see it.  tests/22 tests a guard.
@@ -137,7 +140,7 @@ else
     demo=$!
     demo_tag=$(sh "$box" tag "$demo")
     wait_for in_box_of "$demo_tag" && hold && hold_in_swap
-    kill -KILL "$demo"
+    own_kill -KILL "$demo"
     wait "$demo" 2>/dev/null
     left_swapfile=$work_dir/swap-demo.$demo_tag.swapfile
     if stopped && grep -q "^$left_swapfile " /proc/swaps && [ -n "$(boxes)" ]; then
@@ -174,7 +177,7 @@ else
         "$top/tests/leaver" >"$tmp/leaver.out" 2>&1 &
     leaver=$!
     wait_for grep -q swapfile "$tmp/leaver.out"
-    kill -KILL "$leaver"
+    own_kill -KILL "$leaver"
     sf=$(cat "$tmp/leaver.out")
     run sh "$top/tests/01-layout.t"
     if grep -q "swapfile $sf turned off and deleted" "$err" && ! grep -q "^$sf " /proc/swaps && [ ! -e "$sf" ]; then
@@ -191,7 +194,7 @@ else
     boxed_held /dev/null
     runner=$!
     runner_tag=$(sh "$box" tag "$runner")
-    kill -KILL "$runner" 2>/dev/null
+    own_kill -KILL "$runner"
     wait "$runner" 2>/dev/null
     if stopped; then pass "box run killed (SIGKILL): ./swap lives on in its box"
     else fail "box run killed (SIGKILL): ./swap lives on in its box" "no process"; fi
@@ -224,7 +227,7 @@ else
     wait_for test -e "$work_dir/swap-cva.$c_tag.file"
     wait_for boxed_run_of ''
     changed=$(cat /proc/sys/vm/swappiness)
-    kill -KILL "$c"
+    own_kill -KILL "$c"
     wait "$c" 2>/dev/null
     wait_for no_boxed_run
     left=$(ls -d "$work_dir"/swap-cva."$c_tag".* "$state_dir"/swap-cva."$c_tag".* 2>/dev/null)
@@ -255,7 +258,7 @@ else
         wait_for lru_switched
         wait_max=600
         switched=$(cat "$lg")
-        kill -KILL "$c"
+        own_kill -KILL "$c"
         wait "$c" 2>/dev/null
         wait_for no_boxed_run
         # A row's own scripts/box run, started just before the kill, may
@@ -297,4 +300,61 @@ else
 fi
 rm -f "$work_dir/swap-notours.$$" "$work_dir/swap-demo.$$.swapfile"
 
+# 7. With the guard (scripts/box guard), as a teacher's runs have it: a
+# flow killed with -9 while its run is held in its box leaves nothing 30 s
+# later, with no one sweeping: no run, no box, no file, record or swapfile
+# named with its tag, vm.swappiness as it was.
+# guarded DESC HELD CMD...: CMD started; once HELD says a run of it is
+# held in its box, the flow killed.
+# held_in_box: a run in the box of $g_tag, held.  (A row of the 1997
+# script is over in a tenth of a second: it runs from a copy whose ./swap
+# stops itself in its box, before it becomes the real one: held_self.)
+# shellcheck disable=SC2317 # called through wait_for
+held_in_box() { in_box_of "$g_tag" && hold; }
+# shellcheck disable=SC2317 # called through wait_for
+held_self() {
+    h=$(pgrep -u 0 -f "^/bin/sh $tmp/c/swap ") && [ "$(echo "$h" | wc -l)" -eq 1 ] &&
+        case $(state_of "$h") in T|t) ;; *) false ;; esac
+}
+guarded() {
+    desc=$1 held=$2
+    shift 2
+    "$@" >"$tmp/guarded.out" 2>&1 9<&- &
+    g=$!
+    g_tag=$(sh "$box" tag "$g")
+    if ! wait_for "$held"; then
+        own_kill -KILL "$g"; wait "$g" 2>/dev/null
+        fail "$desc killed (SIGKILL), with its guard: nothing left within 30 s" "its run was never held in its box" "$(cat "$tmp/guarded.out")"
+        return
+    fi
+    own_kill -KILL "$g"
+    wait "$g" 2>/dev/null
+    # shellcheck disable=SC2317 # called through wait_for
+    g_left() {
+        procs
+        pgrep -u 0 -f "^/bin/sh $tmp/c/swap "
+        boxes | grep -F -e "$g_tag" -e "$(echo "$g_tag" | tr . -)"
+        ls -d "$work_dir"/swap-*."$g_tag".* "$state_dir"/swap-*."$g_tag".* 2>/dev/null
+        grep -F "$g_tag" /proc/swaps
+        [ "$(cat /proc/sys/vm/swappiness)" -eq "$swappiness" ] || echo "vm.swappiness $(cat /proc/sys/vm/swappiness)"
+    }
+    # shellcheck disable=SC2317 # called through wait_for
+    g_none() { [ -z "$(g_left)" ]; }
+    t0=$(date +%s)
+    wait_max=300
+    wait_for g_none
+    wait_max=600
+    left=$(g_left)
+    is "$desc killed (SIGKILL), with its guard: nothing left within 30 s, no sweep (after $(($(date +%s) - t0)) s)${left:+: $left}" "${#left}" -eq 0
+}
+if ! want_swap; then
+    for t in "demo, guarded" "class, guarded" "cva, guarded"; do box_skip "$t" "$swap_why"; done
+else
+    # shellcheck disable=SC2016 # expanded by that sh
+    guarded "make demo TEMP_SWAP=1" held_in_box sh -c 'cd "$1" && exec env BOX_GUARD=1 TEMP_SWAP=1 BOX=16M sh scripts/lab demo ./swap' sh "$top"
+    guarded "make class N=2" held_in_box env BOX_GUARD=1 BOX=16M sh "$lab" class 2 256M
+    mkdir -p "$tmp/c/scripts" && cp "$cva" "$box" "$tmp/c/scripts/" &&
+        printf '#!/bin/sh\nkill -STOP $$\nexec %s "$@"\n' "$swap" >"$tmp/c/swap" && chmod 755 "$tmp/c/swap"
+    guarded "scripts/cache-vs-anon" held_self env BOX_GUARD=1 sh "$tmp/c/scripts/cache-vs-anon" 200
+fi
 done_testing

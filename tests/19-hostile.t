@@ -202,7 +202,7 @@ else
         u=$(stat -L -c %u "$f" 2>/dev/null) && printf '%s %s\n' "$u" "$f"; done; sleep 0.05; done) >"$tmp/swaps.seen" 2>/dev/null &
     watcher=$!
     flow "make demo TEMP_SWAP=1 under a racing student" env TEMP_SWAP=1 BOX=16M SIZE=64M sh "$lab" demo "$swap" 64M
-    kill "$watcher"
+    own_kill -TERM "$watcher"
     wait "$watcher" 2>/dev/null
     pkill -KILL -u "$student_uid"
     { wait "$racer"; } 2>/dev/null
@@ -492,7 +492,7 @@ else
 fi
 
 # ------------------------------------------------------------ protections
-kill "$sampler"
+own_kill -TERM "$sampler"
 wait "$sampler" 2>/dev/null
 lowered=$(awk -v was="$protected_now" 'BEGIN { split(was, w, " ") }
     NF == 4 { for (i = 1; i <= 4; i++) if ($i + 0 < w[i] + 0) { print; exit } }' "$tmp/protected.seen")

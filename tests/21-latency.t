@@ -153,7 +153,7 @@ start_rss() {
     cat <&8 >/dev/null &
     c=$!
     wait "$p"
-    kill "$c" 2>/dev/null
+    own_kill -TERM "$c"
     exec 8<&-
 }
 page_kb=$(($(getconf PAGESIZE) / 1024))

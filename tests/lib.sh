@@ -22,12 +22,15 @@ census_dir() {
     d=$(sh "$box" dirs | sed -n 2p) && t=$(sh "$box" tag "$PPID") && echo "$d/swap-census.$t"
 }
 census_start() {
-    # Only in a whole suite (make check names TEST_COUNT), where 98 reads
-    # the traces and removes the folder: a single test run by hand would
-    # leave it for a sweep, and another checkout's 99 would find it first.
+    # Only when asked for (make census: TEST_CENSUS=1), in a whole suite
+    # (make check names TEST_COUNT), where 98 reads the traces and removes
+    # the folder: a single test run by hand would leave it for a sweep, and
+    # another checkout's 99 would find it first.  And only where strace
+    # can trace (census_can): not under another tracer, nor where ptrace
+    # is denied; there the test runs untraced, and 98 says why it skips.
     [ -n "${TEST_COUNT-}" ] &&
-    [ "$(id -u)" -eq 0 ] && [ "${TEST_CENSUS:-1}" = 1 ] && [ -z "${no_census-}" ] &&
-        [ -z "${SWAP_TEST_TRACED-}" ] && command -v strace >/dev/null 2>&1 || return 0
+    [ "$(id -u)" -eq 0 ] && [ "${TEST_CENSUS:-0}" = 1 ] && [ -z "${no_census-}" ] &&
+        [ -z "${SWAP_TEST_TRACED-}" ] && census_can >/dev/null || return 0
     c=$(census_dir) || return 0
     mkdir -m 700 "$c" 2>/dev/null
     # (Made by this user's first test, or another at the same moment: it
@@ -38,19 +41,33 @@ census_start() {
     export SWAP_TEST_TRACED
     exec strace --seccomp-bpf -f -q -e signal=none -o "$c/${0##*/}.trace" -e "$census_calls" sh "$0" "$@"
 }
-# What creates a file or a folder, or changes whose process it is (names
+# What creates a file or a folder, removes one or changes its mode, owner
+# or size, or changes whose process it is, and what sends a signal (names
 # with ? are not on every architecture), and (no -qq) when a process
 # ends: its PID may be another's later in the same trace.  census_trace
 # TRACE CMD...: CMD under strace, as census_start runs a whole test.
-census_calls='trace=?open,openat,?openat2,?creat,?mkdir,mkdirat,?mknod,mknodat,?link,linkat,?symlink,symlinkat,?rename,?renameat,?renameat2,?setuid,?setreuid,?setresuid,?fork,?vfork,clone,?clone3,execve,chroot,pivot_root'
+census_calls='trace=?open,openat,?openat2,?creat,?mkdir,mkdirat,?mknod,mknodat,?link,linkat,?symlink,symlinkat,?rename,?renameat,?renameat2,?unlink,unlinkat,?rmdir,?chmod,fchmodat,?fchmodat2,?chown,?lchown,fchownat,?truncate,?setuid,?setreuid,?setresuid,?fork,?vfork,clone,?clone3,execve,chroot,pivot_root,kill,tkill,tgkill'
 census_trace() { t=$1; shift; strace -f -q -e signal=none -o "$t" -e "$census_calls" "$@"; }
+# census_can: strace is installed and can trace a child here; else why not.
+census_can() {
+    command -v strace >/dev/null 2>&1 || { echo "strace is not installed"; return 1; }
+    why=$(strace -f -o /dev/null true 2>&1) ||
+        { echo "strace cannot trace here ($(printf '%s' "$why" | head -n 1)): under another tracer, or ptrace denied"; return 1; }
+}
 
 # census FILE...: a line for every creation, or open for writing, of a
 # path in a world-writable folder by a process of root's, or of
-# /proc/sys/fs/protected_*:
-#   VERDICT PROGRAM PID SYSCALL PATH FLAGS
-# VERDICT is ok (exclusive) or BAD.  A process is root's until it (or the
-# process it was forked from, at that moment) sets a non-zero user ID.
+# /proc/sys/fs/protected_*; for every removal, chmod, chown or truncate
+# there; and for every signal root sent to a process that was not, at that
+# moment, a live process of the traced tree (it had ended earlier in the
+# trace, and its PID may have been anyone's; or it never was of it):
+#   VERDICT PROGRAM PID SYSCALL PATH-OR-TARGET FLAGS
+# VERDICT is ok (exclusive; or a removal directly in /tmp, /var/tmp or
+# /dev/shm, where unlink follows no link) or BAD.  chmod, chown and
+# truncate follow a link a user planted: BAD unless root made that path
+# exclusively in the same trace; so is a removal deeper, below a folder a
+# user made.  A process is root's until it (or the process it was forked
+# from, at that moment) sets a non-zero user ID.
 census() {
     awk '
     function shared(p) { return p ~ /^\/(tmp|var\/tmp|dev\/shm)\/[^\/]+$/ || under_users(p) }
@@ -62,12 +79,25 @@ census() {
     # event PID LINE: one finished call, in the order the process made it;
     # held back while whose process it is, is not known yet (a child of
     # vfork or clone runs, and is traced, before its parent returns).
-    function event(pid, line,   call, ret, p, a, v, e, flags, writes, n, l, i) {
+    function event(pid, line,   call, ret, p, a, v, e, flags, writes, n, l, i, t) {
         if (!(pid in uid)) { pend[pid] = pend[pid] line "\n"; return }
         if (!match(line, /^[a-z0-9_]+\(/)) return
         call = substr(line, 1, RLENGTH - 1)
         if (!match(line, /\) += -?[0-9]+/)) return
         ret = substr(line, RSTART, RLENGTH); sub(/.*= */, "", ret); ret += 0
+        # A signal (not 0, which only asks whether the process is there)
+        # by root, failed or not: its target must be live in the tree.
+        if (call ~ /^(kill|tkill|tgkill)$/ && uid[pid] == 0 && !(pid in jailed)) {
+            a = line; sub(/^[a-z]+\(/, "", a); sub(/\).*/, "", a); split(a, v, /, */)
+            t = v[1] + 0
+            # (0: its own process group.)
+            if (t != 0 && v[call == "tgkill" ? 3 : 2] != "0") {
+                if (t <= 0 && t != -1 && (-t in alive)) t = -t
+                if (!(t in alive))
+                    print "BAD", who(pid), pid, call, "PID " v[1], (t in ended ? "ended earlier in the trace" : "not of the traced tree") (ret < 0 ? ", " substr(line, RSTART + RLENGTH + 1) : ""), file
+            }
+            return
+        }
         if (ret < 0) return
         if (call ~ /^(clone|clone3|fork|vfork)$/) {
             if (ret > 0 && !(ret in uid)) {
@@ -109,18 +139,33 @@ census() {
             }
         } else if (call ~ /^(mkdir|mkdirat|mknod|mknodat|link|linkat|symlink|symlinkat|rename|renameat|renameat2)$/) {
             p = call ~ /^(mkdir|mknod)/ ? first_path(line) : last_path(line)
-            if (shared(p)) print "ok", who(pid), pid, call, p, "-", file
+            if (shared(p)) { made[p] = 1; print "ok", who(pid), pid, call, p, "-", file }
+        } else if (call ~ /^(unlink|unlinkat|rmdir)$/) {
+            p = first_path(line)
+            if (p ~ /^\/(tmp|var\/tmp|dev\/shm)\/[^\/]+$/) print "ok", who(pid), pid, call, p, "-", file
+            else if (under_users(p)) { n_again++; again[n_again] = p; again_line[n_again] = who(pid) " " pid " " call " " p " - " file }
+        } else if (call ~ /^(chmod|fchmodat|fchmodat2|chown|lchown|fchownat|truncate)$/) {
+            p = first_path(line)
+            if (shared(p)) { n_again++; again[n_again] = p; again_line[n_again] = who(pid) " " pid " " call " " p " - " file }
         }
     }
-    # The first process of a trace is the test, root'"'"'s.
-    FNR == 1 { file = FILENAME; sub(/.*\//, "", file); sub(/\.trace$/, "", file); uid[$1] = 0 }
+    # The first process of a trace is the test, root'"'"'s.  Each trace is a
+    # tree of its own: what is live in one is nothing to another.
+    FNR == 1 { file = FILENAME; sub(/.*\//, "", file); sub(/\.trace$/, "", file); split("", alive); split("", ended); uid[$1] = 0 }
     # A process that ended: its PID is free for another.
-    $2 == "+++" { delete uid[$1]; delete jailed[$1]; delete prog[$1]; next }
+    $2 == "+++" { delete uid[$1]; delete jailed[$1]; delete prog[$1]; delete alive[$1]; ended[$1] = 1; next }
     {
         pid = $1; line = $0; sub(/^[0-9]+ +/, "", line)
+        # (A process that makes a call is live.)
+        if (!(pid in alive)) { alive[pid] = 1; delete ended[pid] }
         if (line ~ /<unfinished \.\.\.>$/) { sub(/ *<unfinished \.\.\.>$/, "", line); held[pid] = line; next }
         if (line ~ /^<\.\.\. [a-z0-9_]+ resumed>/) {
             sub(/^<\.\.\. [a-z0-9_]+ resumed> ?/, "", line); line = held[pid] line; delete held[pid]
+        }
+        # So is a child, once made, unless it has ended already.
+        if (line ~ /^(clone|clone3|fork|vfork)\(/ && match(line, /\) += [0-9]+/)) {
+            t = substr(line, RSTART, RLENGTH); sub(/.*= */, "", t)
+            if (!(t in ended)) alive[t] = 1
         }
         event(pid, line)
     }
@@ -139,9 +184,10 @@ census() {
     swap=$top/swap
     box=$top/scripts/box
     lab=$top/scripts/lab
-    # The census (tests/98-census.t): as root, where strace is installed,
-    # each test runs again under it, with all it starts, and what they
-    # create and where is written down for 98 to read.  TEST_CENSUS=0: not.
+    # The census (tests/98-census.t), with make census (TEST_CENSUS=1): as
+    # root, where strace can trace, each test runs again under it, with
+    # all it starts, and what they create and where is written down for 98
+    # to read.
     census_start "$@"
     # This user's own folders (scripts/box dirs), never a shared one; then
     # what a test run that was killed left (not for a test that looks for
@@ -411,7 +457,7 @@ rss_lag_mb() { echo $((64 * $(getconf PAGESIZE) / 1048576)); }
 # ------------------------------------------------ runs that go on meanwhile
 
 # own_kill SIG PID...: each PID signalled only while it is a child of this
-# test's shell that has not ended.  A job that ended on its own may have
+# shell (the test's, or the subshell this runs in) that has not ended.  A job that ended on its own may have
 # been reaped already (dash reaps any child whenever it waits for one,
 # even for a command substitution) and its PID handed to anyone, another
 # user's process too.  Told by the shell alone: read is a builtin, so no
@@ -426,9 +472,12 @@ own_kill() {
 }
 running_child() {
     read -r _rc_stat 2>/dev/null <"/proc/$1/stat" || return 1
+    # This shell's own PID, a subshell's too ($$ is the parent shell's
+    # there): /proc/self, opened by the shell itself.
+    read -r _rc_self _ </proc/self/stat || return 1
     # shellcheck disable=SC2086 # state, then parent, after the name
     set -- ${_rc_stat##*) }
-    [ "$1" != Z ] && [ "$2" = "$$" ]
+    [ "$1" != Z ] && [ "$2" = "$_rc_self" ]
 }
 
 # runs_of ARGS: the PIDs of this checkout's ./swap running with exactly

@@ -1,0 +1,99 @@
+#!/bin/sh
+# A shared server with a hostile student: root runs nothing she can plant,
+# and her squatting slows no other user down.
+#  - scripts/box run as root refuses, with one line that says why, and
+#    never runs: her program in /tmp; a program of root's own under a fixed
+#    name in /tmp (she could have made the name first, or made it hers);
+#    one a group may write; one below a folder her group may write.  The
+#    program of the user who ran sudo, in a folder of hers, is run.
+#  - She makes /tmp/swap-lab-UID of the victim's and 2,000 folders named
+#    as the victim's fallback folders (/tmp/swap-lab-UID.XXXXXX): the
+#    victim's box dirs takes under 2 s, and keeps to one folder of its own.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+is_root || skip_all "not root: the runs under test are root's"
+if ! command -v useradd >/dev/null 2>&1 || ! command -v runuser >/dev/null 2>&1; then
+    skip_all "no useradd or runuser, to make an unprivileged user"
+fi
+# shellcheck disable=SC2119 # a student, not a victim
+make_student || skip_all "cannot make a user: $(cat "$tmp/useradd.err")"
+make_student victim || skip_all "cannot make a second user: $(cat "$tmp/useradd.err")"
+plan 9
+
+# refused DESC WHY PROG: root's box run of PROG exits 126 with one line
+# that names PROG and WHY, and PROG (which would write $tmp/ran) never ran.
+refused() {
+    rm -f "$tmp/ran"
+    run sh "$box" run 16M "$3" "$tmp/ran"
+    if [ "$rc" -eq 126 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q "refusing to run $3 as root: .*$2" "$err" && [ ! -e "$tmp/ran" ]; then
+        pass "$1: refused, never run ($(cat "$err"))"
+    else
+        fail "$1: refused with one line that says '$2', never run" "exit $rc; ran: $([ -e "$tmp/ran" ] && echo yes || echo no)" "$(cat "$out" "$err")"
+    fi
+}
+# shellcheck disable=SC2016 # the planted program's own $1
+prog='#!/bin/sh
+echo ran >"$1"'
+
+# Hers, in a folder of hers in /tmp.
+# shellcheck disable=SC2016 # expanded by that sh
+sd=$(as_student mktemp -d /tmp/swap-plant.XXXXXX) && as_student chmod 755 "$sd" &&
+    printf '%s\n' "$prog" | as_student sh -c 'cat >"$1" && chmod 755 "$1"' sh "$sd/zeros"
+refused "her program in /tmp" "belongs to UID $student_uid" "$sd/zeros"
+
+# Root's own, under a name in /tmp (made exclusively here, so that the
+# test itself follows nothing she planted).
+rp=$(mktemp /tmp/swap-root-zeros.XXXXXX) && printf '%s\n' "$prog" >"$rp" && chmod 755 "$rp"
+refused "root's own program under a name in /tmp" "/tmp, a folder above it, may be written by others (mode 1777)" "$rp"
+rm -f "$rp"
+
+# Root's, in root's own folder, but group-writable; and root's, below a
+# folder her group may write.
+mkdir -m 755 "$tmp/bin" "$tmp/open" && chgrp "$student" "$tmp/open" && chmod 775 "$tmp/open"
+printf '%s\n' "$prog" >"$tmp/bin/gw" && chmod 775 "$tmp/bin/gw"
+refused "root's program that a group may write" "may be written by others (mode 775)" "$tmp/bin/gw"
+printf '%s\n' "$prog" >"$tmp/open/zeros" && chmod 755 "$tmp/open/zeros"
+refused "root's program below a folder her group may write" "$tmp/open, a folder above it, may be written by others (mode 775)" "$tmp/open/zeros"
+
+# The user who ran sudo: her program, in a folder of hers (below root's),
+# is hers to run; without sudo's word it is refused like any other.
+mkdir -m 755 "$tmp/home" && printf '%s\n' "$prog" >"$tmp/home/mine" && chmod 755 "$tmp/home/mine" &&
+    chown -R "$student:$student" "$tmp/home"
+refused "another user's program, with no sudo" "belongs to UID $student_uid" "$tmp/home/mine"
+rm -f "$tmp/ran"
+run env SUDO_UID="$student_uid" sh "$box" run 16M "$tmp/home/mine" "$tmp/ran"
+if [ "$rc" -ne 126 ] && ! grep -q refusing "$err"; then
+    pass "the sudo user's own program, in a folder of hers: not refused (exit $rc$([ -e "$tmp/ran" ] && echo ', it ran'))"
+else
+    fail "the sudo user's own program, in a folder of hers: not refused" "exit $rc" "$(cat "$err")"
+fi
+
+# The squat: the victim's folder name, and 2,000 of its fallback's.
+# shellcheck disable=SC2016 # expanded by that sh
+as_student sh -c 'cd /tmp && mkdir "swap-lab-$1" && seq -f "swap-lab-$1.%06g" 1 2000 | xargs mkdir' sh "$victim_uid"
+squatted=$(find /tmp -maxdepth 1 -user "$student_uid" -name "swap-lab-$victim_uid*" | wc -l)
+is "the student squatted the victim's folder and 2,000 fallback names" "$squatted" -eq 2001
+# dirs_ms: the victim's box dirs, in ms (at most 20 s), its folder in $got.
+dirs_ms() {
+    t0=$(date +%s%N)
+    got=$(as_victim timeout 20 sh "$box" dirs 2>"$tmp/dirs.err" | head -n 1)
+    echo $((($(date +%s%N) - t0) / 1000000))
+}
+ms=$(dirs_ms)
+first=$got
+case $got in
+/tmp/swap-lab-"$victim_uid".??????) mine=$(stat -c '%U %a' "$got") ;;
+*) mine='' ;;
+esac
+if [ "$ms" -lt 2000 ] && [ "$mine" = "$victim 700" ]; then
+    pass "squatted: the victim's box dirs in $ms ms, a folder of its own ($got)"
+else
+    fail "squatted: the victim's box dirs under 2 s, in a folder of its own" "$ms ms; got '$got' ($mine)" "$(cat "$tmp/dirs.err")"
+fi
+ms=$(dirs_ms)
+if [ "$ms" -lt 2000 ] && [ "$got" = "$first" ]; then
+    pass "squatted, again: $ms ms, the same folder"
+else
+    fail "squatted, again: under 2 s, the same folder" "$ms ms; got '$got', first '$first'"
+fi
+done_testing
