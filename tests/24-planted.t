@@ -73,13 +73,14 @@ fi
 as_student sh -c 'cd /tmp && mkdir "swap-lab-$1" && seq -f "swap-lab-$1.%06g" 1 2000 | xargs mkdir' sh "$victim_uid"
 squatted=$(find /tmp -maxdepth 1 -user "$student_uid" -name "swap-lab-$victim_uid*" | wc -l)
 is "the student squatted the victim's folder and 2,000 fallback names" "$squatted" -eq 2001
-# dirs_ms: the victim's box dirs, in ms (at most 20 s), its folder in $got.
+# dirs_ms: the victim's box dirs (at most 20 s): how long, in $ms, and its
+# folder, in $got.
 dirs_ms() {
     t0=$(date +%s%N)
     got=$(as_victim timeout 20 sh "$box" dirs 2>"$tmp/dirs.err" | head -n 1)
-    echo $((($(date +%s%N) - t0) / 1000000))
+    ms=$((($(date +%s%N) - t0) / 1000000))
 }
-ms=$(dirs_ms)
+dirs_ms
 first=$got
 case $got in
 /tmp/swap-lab-"$victim_uid".??????) mine=$(stat -c '%U %a' "$got") ;;
@@ -90,7 +91,7 @@ if [ "$ms" -lt 2000 ] && [ "$mine" = "$victim 700" ]; then
 else
     fail "squatted: the victim's box dirs under 2 s, in a folder of its own" "$ms ms; got '$got' ($mine)" "$(cat "$tmp/dirs.err")"
 fi
-ms=$(dirs_ms)
+dirs_ms
 if [ "$ms" -lt 2000 ] && [ "$got" = "$first" ]; then
     pass "squatted, again: $ms ms, the same folder"
 else

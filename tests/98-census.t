@@ -12,9 +12,9 @@
 # may root open for writing the sysctls that protect users from each other
 # (fs.protected_*), chmod, chown or truncate there what it did not make
 # itself, or remove anything below a folder a user made there.  And no
-# signal of root's may go to a process that is not, at that moment, a
-# live process of the traced tree: one that ended earlier in the trace
-# (its PID may be anyone's by then) or one never of it.  Runs last but for
+# signal of root's may go to a process that is not, at that moment, of the
+# traced tree: one reaped earlier in the trace (its PID may be anyone's by
+# then) or one never of it.  Runs last but for
 # 99, alone, after every other test.
 # shellcheck disable=SC2034 # read by tests/lib.sh
 no_census=1
@@ -60,14 +60,17 @@ known() {
 # A background job that ended, reaped by the shell while it slept, then
 # signalled by its old PID: ESRCH here, another's process on a busy machine.
 # shellcheck disable=SC2016 # expanded by that sh
-known "the census catches a signal to a PID that ended earlier in the trace" '^BAD sh [0-9]+ kill PID [0-9]+ ended earlier in the trace' \
+known "the census catches a signal to a PID reaped earlier in the trace" '^BAD sh [0-9]+ kill PID [0-9]+ reaped earlier in the trace' \
     sh -c 'sleep 0 & p=$!; sleep 0.3; kill $p; true'
 sleep 30 &
 outside=$!
 known "the census catches a signal to a process not of the traced tree" "^BAD kill [0-9]+ kill PID $outside not of the traced tree" kill -TERM "$outside"
 wait "$outside" 2>/dev/null
 # shellcheck disable=SC2016 # expanded by that sh
-known "a signal to a live child of the tree: no BAD line" '^ok' sh -c 'sleep 5 & kill $!; wait; mkdir "$1/d4"' sh "$tmp/s"
+known "a signal to a live child of the tree, and to one ended but not yet reaped: no BAD line" '^ok' \
+    sh -c 'sleep 5 & kill $!; wait
+        perl -e "if (my \$c = fork) { select(undef, undef, undef, 0.3); kill 15, \$c; waitpid \$c, 0 } else { exit 0 }"
+        mkdir "$1/d4"' sh "$tmp/s"
 : >"$tmp/s/planted"
 # shellcheck disable=SC2016 # expanded by that sh
 known "the census catches root's chmod of a file in a shared folder it did not make" '^BAD chmod [0-9]+ fchmodat /tmp/planted' \

@@ -42,11 +42,12 @@ census_start() {
     exec strace --seccomp-bpf -f -q -e signal=none -o "$c/${0##*/}.trace" -e "$census_calls" sh "$0" "$@"
 }
 # What creates a file or a folder, removes one or changes its mode, owner
-# or size, or changes whose process it is, and what sends a signal (names
-# with ? are not on every architecture), and (no -qq) when a process
-# ends: its PID may be another's later in the same trace.  census_trace
+# or size, or changes whose process it is, what sends a signal, and what
+# reaps a child (names with ? are not on every architecture), and (no
+# -qq) when a process ends: once reaped, its PID may be another's later
+# in the same trace.  census_trace
 # TRACE CMD...: CMD under strace, as census_start runs a whole test.
-census_calls='trace=?open,openat,?openat2,?creat,?mkdir,mkdirat,?mknod,mknodat,?link,linkat,?symlink,symlinkat,?rename,?renameat,?renameat2,?unlink,unlinkat,?rmdir,?chmod,fchmodat,?fchmodat2,?chown,?lchown,fchownat,?truncate,?setuid,?setreuid,?setresuid,?fork,?vfork,clone,?clone3,execve,chroot,pivot_root,kill,tkill,tgkill'
+census_calls='trace=?open,openat,?openat2,?creat,?mkdir,mkdirat,?mknod,mknodat,?link,linkat,?symlink,symlinkat,?rename,?renameat,?renameat2,?unlink,unlinkat,?rmdir,?chmod,fchmodat,?fchmodat2,?chown,?lchown,fchownat,?truncate,?setuid,?setreuid,?setresuid,?fork,?vfork,clone,?clone3,execve,chroot,pivot_root,kill,tkill,tgkill,wait4,waitid'
 census_trace() { t=$1; shift; strace -f -q -e signal=none -o "$t" -e "$census_calls" "$@"; }
 # census_can: strace is installed and can trace a child here; else why not.
 census_can() {
@@ -59,8 +60,9 @@ census_can() {
 # path in a world-writable folder by a process of root's, or of
 # /proc/sys/fs/protected_*; for every removal, chmod, chown or truncate
 # there; and for every signal root sent to a process that was not, at that
-# moment, a live process of the traced tree (it had ended earlier in the
-# trace, and its PID may have been anyone's; or it never was of it):
+# moment, of the traced tree: one reaped earlier in the trace (its PID may
+# have been anyone's by then) or one never of it.  (One that has ended but
+# is not yet reaped is still the same process: its PID is no one else's.)
 #   VERDICT PROGRAM PID SYSCALL PATH-OR-TARGET FLAGS
 # VERDICT is ok (exclusive; or a removal directly in /tmp, /var/tmp or
 # /dev/shm, where unlink follows no link) or BAD.  chmod, chown and
@@ -93,8 +95,8 @@ census() {
             # (0: its own process group.)
             if (t != 0 && v[call == "tgkill" ? 3 : 2] != "0") {
                 if (t <= 0 && t != -1 && (-t in alive)) t = -t
-                if (!(t in alive))
-                    print "BAD", who(pid), pid, call, "PID " v[1], (t in ended ? "ended earlier in the trace" : "not of the traced tree") (ret < 0 ? ", " substr(line, RSTART + RLENGTH + 1) : ""), file
+                if (!(t in alive) && !(t in zombie))
+                    print "BAD", who(pid), pid, call, "PID " v[1], (t in reaped ? "reaped earlier in the trace" : "not of the traced tree") (ret < 0 ? ", " substr(line, RSTART + RLENGTH + 1) : ""), file
             }
             return
         }
@@ -151,13 +153,13 @@ census() {
     }
     # The first process of a trace is the test, root'"'"'s.  Each trace is a
     # tree of its own: what is live in one is nothing to another.
-    FNR == 1 { file = FILENAME; sub(/.*\//, "", file); sub(/\.trace$/, "", file); split("", alive); split("", ended); uid[$1] = 0 }
-    # A process that ended: its PID is free for another.
-    $2 == "+++" { delete uid[$1]; delete jailed[$1]; delete prog[$1]; delete alive[$1]; ended[$1] = 1; next }
+    FNR == 1 { file = FILENAME; sub(/.*\//, "", file); sub(/\.trace$/, "", file); split("", alive); split("", zombie); split("", reaped); uid[$1] = 0 }
+    # A process that ended: its PID is free for another once it is reaped.
+    $2 == "+++" { delete uid[$1]; delete jailed[$1]; delete prog[$1]; delete alive[$1]; zombie[$1] = 1; next }
     {
         pid = $1; line = $0; sub(/^[0-9]+ +/, "", line)
         # (A process that makes a call is live.)
-        if (!(pid in alive)) { alive[pid] = 1; delete ended[pid] }
+        if (!(pid in alive)) { alive[pid] = 1; delete zombie[pid]; delete reaped[pid] }
         if (line ~ /<unfinished \.\.\.>$/) { sub(/ *<unfinished \.\.\.>$/, "", line); held[pid] = line; next }
         if (line ~ /^<\.\.\. [a-z0-9_]+ resumed>/) {
             sub(/^<\.\.\. [a-z0-9_]+ resumed> ?/, "", line); line = held[pid] line; delete held[pid]
@@ -165,8 +167,13 @@ census() {
         # So is a child, once made, unless it has ended already.
         if (line ~ /^(clone|clone3|fork|vfork)\(/ && match(line, /\) += [0-9]+/)) {
             t = substr(line, RSTART, RLENGTH); sub(/.*= */, "", t)
-            if (!(t in ended)) alive[t] = 1
+            if (!(t in zombie) && !(t in reaped)) alive[t] = 1
         }
+        # Reaped: wait4 returns its PID; waitid names it (unless WNOWAIT).
+        t = ""
+        if (line ~ /^wait4\(/ && match(line, /\) += [0-9]+/)) { t = substr(line, RSTART, RLENGTH); sub(/.*= */, "", t) }
+        if (line ~ /^waitid\(/ && line !~ /WNOWAIT/ && match(line, /si_pid=[0-9]+/)) t = substr(line, RSTART + 7, RLENGTH - 7)
+        if (t != "" && t + 0 > 0) { delete zombie[t]; delete alive[t]; reaped[t] = 1 }
         event(pid, line)
     }
     # Whose they were never came out: counted as root'"'"'s.
