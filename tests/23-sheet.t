@@ -60,6 +60,9 @@ fi
 # root (as_student), else this user.
 runner=''
 if is_root; then
+    # (Its turn first: the user's processes would be other users' to a
+    # test that looks for them meanwhile, as tests/22's backends does.)
+    swap_lock
     # shellcheck disable=SC2119 # a student, not a victim
     make_student && runner=as_student
 fi
