@@ -22,7 +22,7 @@ no_census=1
 . "$(dirname "$0")/lib.sh"
 is_root || skip_all "not root: the census is of root's suite"
 why=$(census_can) || skip_all "$why: no census was taken"
-plan 9
+plan 11
 
 # The census itself is tested first, on a real trace of a known program:
 # valgrind with its debugger files (--vgdb=yes) creates one with O_CREAT
@@ -78,6 +78,24 @@ known "the census catches root's chmod of a file in a shared folder it did not m
 # shellcheck disable=SC2016 # expanded by that sh
 known "a removal directly in a shared folder, and a chmod of what root made there: listed, no BAD line" '^ok rm [0-9]+ unlinkat /tmp/planted' \
     sh -c 'mkdir "$1/d" && chmod 700 "$1/d" && rm -f "$1/planted"' sh "$tmp/s"
+
+# Asked for where strace cannot trace, the census is not taken and this
+# test says why, with a SKIP, never a failure: a stand-in strace that
+# cannot attach, and this test under a tracer already (strace -f make
+# check, a debugger, a CI wrapper).
+mkdir -m 700 "$tmp/fake" &&
+    printf '#!/bin/sh\necho "strace: attach: ptrace(PTRACE_SEIZE, 1): Operation not permitted" >&2\nexit 1\n' >"$tmp/fake/strace" &&
+    chmod 755 "$tmp/fake/strace"
+got=$(PATH=$tmp/fake:$PATH TEST_CENSUS=1 sh "$0" 2>&1 | head -n 1)
+case $got in
+"1..0 # SKIP strace cannot trace here (strace: attach"*) pass "a strace that cannot attach: a SKIP that says why ($got)" ;;
+*) fail "a strace that cannot attach: a SKIP that says why" "got: $got" ;;
+esac
+got=$(TEST_CENSUS=1 strace -f -o /dev/null sh "$0" 2>&1 | head -n 1)
+case $got in
+"1..0 # SKIP strace cannot trace here"*) pass "under a tracer already: a SKIP that says why ($got)" ;;
+*) fail "under a tracer already: a SKIP that says why" "got: $got" ;;
+esac
 
 # The suite's own census: where make check traced the tests.
 c=$(census_dir) || c=''
