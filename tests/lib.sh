@@ -82,14 +82,14 @@ census() {
     # held back while whose process it is, is not known yet (a child of
     # vfork or clone runs, and is traced, before its parent returns).
     function event(pid, line,   call, ret, p, a, v, e, flags, writes, n, l, i, t) {
-        if (!(pid in uid)) { pend[pid] = pend[pid] line "\n"; return }
+        if (!(pid in uid)) { if (!(pid in pend)) pendfile[pid] = file; pend[pid] = pend[pid] line "\n"; return }
         if (!match(line, /^[a-z0-9_]+\(/)) return
         call = substr(line, 1, RLENGTH - 1)
         if (!match(line, /\) += -?[0-9]+/)) return
         ret = substr(line, RSTART, RLENGTH); sub(/.*= */, "", ret); ret += 0
         # A signal (not 0, which only asks whether the process is there)
         # by root, failed or not: its target must be live in the tree.
-        if (call ~ /^(kill|tkill|tgkill)$/ && uid[pid] == 0 && !(pid in jailed)) {
+        if (call ~ /^(kill|tkill|tgkill)$/ && uid[pid] == 0 && !(pid in jailed) && !(pid in otherns)) {
             a = line; sub(/^[a-z]+\(/, "", a); sub(/\).*/, "", a); split(a, v, /, */)
             t = v[1] + 0
             # (0: its own process group.)
@@ -176,9 +176,15 @@ census() {
         if (t != "" && t + 0 > 0) { delete zombie[t]; delete alive[t]; reaped[t] = 1 }
         event(pid, line)
     }
-    # Whose they were never came out: counted as root'"'"'s.
+    # Whose they were never came out: counted as root'"'"'s, each in its own
+    # trace.  Such a process was made where its parent'"'"'s clone returned
+    # another number for it: in a PID namespace of its own (a container'"'"'s),
+    # whose PIDs its signals name, not the trace'"'"'s: those are not judged.
     END {
-        for (pid in pend) { uid[pid] = 0; n = split(pend[pid], l, "\n"); delete pend[pid]; for (i = 1; i < n; i++) event(pid, l[i]) }
+        for (pid in pend) {
+            uid[pid] = 0; otherns[pid] = 1; file = pendfile[pid]
+            n = split(pend[pid], l, "\n"); delete pend[pid]; for (i = 1; i < n; i++) event(pid, l[i])
+        }
         for (i = 1; i <= n_again; i++) print (again[i] in made ? "ok" : "BAD"), again_line[i]
     }
     ' "$@"
