@@ -145,13 +145,7 @@ reaped_test() {
         fail "$desc" "run 1 could not be held while run 2 ended" "$(cat "$out" "$err")"
         return
     fi
-    sentinel='' i=0
-    while [ -z "$sentinel" ] && [ $i -lt 50 ]; do
-        echo $((second - 1)) >/proc/sys/kernel/ns_last_pid
-        setpriv --reuid="$student_uid" --regid="$(id -g "$student")" --clear-groups sleep 300 &
-        if [ $! -eq "$second" ]; then sentinel=$!; else own_kill -KILL $!; wait $! 2>/dev/null; fi
-        i=$((i + 1))
-    done
+    plant_at "$second"
     if [ -z "$sentinel" ]; then
         own_kill -TERM "$bg"; wait "$bg"
         skip "$desc" "PID $second was taken by another process each time"

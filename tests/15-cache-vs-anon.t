@@ -175,13 +175,7 @@ reaped_reader() {
         fail "$desc" "not seen in 60 s: $step" "$(cat "$out" "$err")"
         return
     fi
-    sentinel='' i=0
-    while [ -z "$sentinel" ] && [ $i -lt 50 ]; do
-        echo $((r - 1)) >/proc/sys/kernel/ns_last_pid
-        setpriv --reuid="$student_uid" --regid="$(id -g "$student")" --clear-groups sleep 300 &
-        if [ $! -eq "$r" ]; then sentinel=$!; else own_kill -KILL $!; wait $! 2>/dev/null; fi
-        i=$((i + 1))
-    done
+    plant_at "$r"
     kill -CONT "$h"
     wait "$pid"
     st=$?

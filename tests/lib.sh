@@ -483,6 +483,20 @@ own_kill() {
     done
     return 0
 }
+# plant_at PID: a process of the student's (make_student), a sleep, at
+# PID, which has just been freed: as root, the next PID the kernel hands
+# out is set through ns_last_pid, and setpriv drops to the student; tried
+# until no other process took it first.  $sentinel: its PID (a child of
+# this shell), or empty when it could not be had.
+plant_at() {
+    sentinel='' _pa_gid=$(id -g "$student") _pa_i=0
+    while [ -z "$sentinel" ] && [ $_pa_i -lt 50 ]; do
+        echo $(($1 - 1)) >/proc/sys/kernel/ns_last_pid
+        setpriv --reuid="$student_uid" --regid="$_pa_gid" --clear-groups sleep 300 &
+        if [ $! -eq "$1" ]; then sentinel=$!; else own_kill -KILL $!; wait $! 2>/dev/null; fi
+        _pa_i=$((_pa_i + 1))
+    done
+}
 running_child() {
     read -r _rc_stat 2>/dev/null <"/proc/$1/stat" || return 1
     # This shell's own PID, a subshell's too ($$ is the parent shell's
