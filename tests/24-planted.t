@@ -5,7 +5,8 @@
 #    never runs: her program in /tmp; a program of root's own under a fixed
 #    name in /tmp (she could have made the name first, or made it hers);
 #    one a group may write; one below a folder her group may write.  The
-#    program of the user who ran sudo, in a folder of hers, is run.
+#    program of the user who ran sudo, in a folder of hers, is run; so is
+#    one of hers beside the scripts/box of her own checkout that root runs.
 #  - She makes /tmp/swap-lab-UID of the victim's and 2,000 folders named
 #    as the victim's fallback folders (/tmp/swap-lab-UID.XXXXXX): the
 #    victim's box dirs takes under 2 s, and keeps to one folder of its own.
@@ -21,7 +22,7 @@ swap_lock
 # shellcheck disable=SC2119 # a student, not a victim
 make_student || skip_all "cannot make a user: $(cat "$tmp/useradd.err")"
 make_student victim || skip_all "cannot make a second user: $(cat "$tmp/useradd.err")"
-plan 9
+plan 10
 
 # refused DESC WHY PROG: root's box run of PROG exits 126 with one line
 # that names PROG and WHY, and PROG (which would write $tmp/ran) never ran.
@@ -69,6 +70,19 @@ if [ "$rc" -ne 126 ] && ! grep -q refusing "$err"; then
     pass "the sudo user's own program, in a folder of hers: not refused (exit $rc$([ -e "$tmp/ran" ] && echo ', it ran'))"
 else
     fail "the sudo user's own program, in a folder of hers: not refused" "exit $rc" "$(cat "$err")"
+fi
+
+# A checkout of hers, run by root (su, no sudo): its own scripts/box is
+# hers, so she could make it run anything as root already; the programs
+# she owns beside it are run.  (Below root's folders, mode 755.)
+mkdir -m 755 "$tmp/co" && cp "$box" "$tmp/co/box" && printf '%s\n' "$prog" >"$tmp/co/mine" &&
+    chmod 755 "$tmp/co/mine" && chown -R "$student:$student" "$tmp/co"
+rm -f "$tmp/ran"
+run sh "$tmp/co/box" run 16M "$tmp/co/mine" "$tmp/ran"
+if [ "$rc" -ne 126 ] && ! grep -q refusing "$err"; then
+    pass "root running her checkout's own scripts/box: her program beside it is not refused (exit $rc)"
+else
+    fail "root running her checkout's own scripts/box: her program beside it is not refused" "exit $rc" "$(cat "$err")"
 fi
 
 # The squat: the victim's folder name, and 2,000 of its fallback's.
