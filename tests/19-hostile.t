@@ -177,7 +177,7 @@ diag "sweep said: $(cat "$err")"
 
 # The demo makes its temporary swapfile while the student links every name
 # such a file could get, for every root shell, every 20 ms.  (The student's
-# loops end in pkill -KILL; runuser would say "Killed" on stderr.)
+# loops end in her own kill -KILL -1; runuser would say "Killed" on stderr.)
 if [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ]; then
     for t in "make demo TEMP_SWAP=1 under a racing student" "the demo swapped into root's own file only"; do
         skip "$t" "swap is on already here ($(awk 'NR > 1 { print $1 }' /proc/swaps | tr '\n' ' ')), so the demo would make no swapfile"
@@ -204,7 +204,7 @@ else
     flow "make demo TEMP_SWAP=1 under a racing student" env TEMP_SWAP=1 BOX=16M SIZE=64M sh "$lab" demo "$swap" 64M
     own_kill -TERM "$watcher"
     wait "$watcher" 2>/dev/null
-    pkill -KILL -u "$student_uid"
+    runuser -u "$student" -- kill -KILL -1 2>/dev/null
     { wait "$racer"; } 2>/dev/null
     seen=$(sort -u "$tmp/swaps.seen" | tr '\n' ' ')
     if [ "$rc" -eq 0 ] && grep -q 'after reading it back' "$out" && [ -s "$tmp/swaps.seen" ] &&
@@ -255,7 +255,7 @@ else
         # shellcheck disable=SC2086 # the options, a word each
         (cd "$tmp/cwd" && valgrind $memcheck_opts "$swap" 8M) >"$out" 2>"$err" || ok=0
     done
-    pkill -KILL -u "$student_uid"
+    runuser -u "$student" -- kill -KILL -1 2>/dev/null
     { wait "$racer"; } 2>/dev/null
     as_student find /tmp /var/tmp "$open" -maxdepth 1 -name 'vgdb-pipe-*' -delete 2>/dev/null
     if [ "$ok" = 1 ] && canaries_same; then
@@ -279,7 +279,7 @@ if [ -n "$fake_pid" ] && pgrep -f "^$swap 256M\$" | grep -qx "$fake_pid" && ! ru
 else
     fail "a student's process named like a run is no run of the tests'" "its PID: $fake_pid" "runs_of: $(runs_of 256M)" "pgrep -f: $(pgrep -f "^$swap 256M\$")"
 fi
-pkill -KILL -u "$student_uid"
+runuser -u "$student" -- kill -KILL -1 2>/dev/null
 { wait "$fake"; } 2>/dev/null
 
 # ------------------------------------------------------------ what stayed
