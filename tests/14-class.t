@@ -137,7 +137,7 @@ reaped_test() {
     first=$(for h in $(helpers); do echo "$(start_of "$h") $h"; done | sort -n | awk 'NR == 1 { print $2 }')
     second=$(helpers | grep -vx "$first")
     # shellcheck disable=SC2317 # called through wait_for
-    held() { pkill -STOP -P "$first" -f "^$swap 64M\$"; }
+    held() { r=$(pgrep -u 0 -P "$first" -f "^$swap 64M\$") && signal_run -STOP "$r" swap; }
     # shellcheck disable=SC2317 # called through wait_for
     reaped() { [ ! -e "/proc/$second" ]; }
     if ! wait_for held || ! wait_for reaped; then

@@ -165,18 +165,18 @@ reaped_reader() {
     # shellcheck disable=SC2317 # called through wait_for
     gone() { [ ! -e "/proc/$r" ]; }
     step=''
-    if ! { step="the warm row's ./swap, held" && wait_for held && [ "$(readers)" -eq 0 ] && kill -CONT "$h" &&
+    if ! { step="the warm row's ./swap, held" && wait_for held && [ "$(readers)" -eq 0 ] && signal_run -CONT "$h" swap &&
         step="the re-read row's ./swap, held" && wait_for held && [ "$(readers)" -eq 1 ] &&
         step="its re-reader, ended and reaped" && r=$(pgrep -u 0 -f '^sh -c i=0; while ') &&
         w=$(find "$work_dir" -maxdepth 1 -type d -name "swap-cva.$pid.*") && [ -n "$w" ] &&
         : >"$w/stop" && wait_for gone; }; then
-        [ -z "${h-}" ] || kill -CONT "$h" 2>/dev/null
+        [ -z "${h-}" ] || signal_run -CONT "$h" swap
         own_kill -TERM "$pid"; wait "$pid"
         fail "$desc" "not seen in 60 s: $step" "$(cat "$out" "$err")"
         return
     fi
     plant_at "$r"
-    kill -CONT "$h"
+    signal_run -CONT "$h" swap
     wait "$pid"
     st=$?
     if [ -z "$sentinel" ]; then

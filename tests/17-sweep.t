@@ -50,8 +50,8 @@ in_box_of() {
 }
 # hold: our running ./swap stopped where it is (SIGSTOP), and seen to be
 # so; unhold: going on.
-hold() { for p in $(procs); do kill -STOP "$p"; done; wait_for stopped; }
-unhold() { for p in $(procs); do kill -CONT "$p"; done; }
+hold() { for p in $(procs); do signal_run -STOP "$p" swap; done; wait_for stopped; }
+unhold() { for p in $(procs); do signal_run -CONT "$p" swap; done; }
 # status_of PID KEY: KEY's value in /proc/PID/status, in $val, read by the
 # shell itself: no process is started to look (an emulated machine starts
 # one in a tenth of a second or more, and a run caught only through such

@@ -229,7 +229,7 @@ census() {
     # in /tmp, where another user may have planted a link.
     TMPDIR=$tmp
     export TMPDIR
-    out=$tmp/out err=$tmp/err rc=0
+    out=$tmp/out err=$tmp/err rc=0 self_uid=$(id -u)
     n=0 failures=0
 }
 
@@ -482,6 +482,19 @@ own_kill() {
         running_child "$_ok_pid" && kill "$_ok_sig" "$_ok_pid" 2>/dev/null
     done
     return 0
+}
+# signal_run SIG PID NAME: PID, a run found a moment before (by pgrep: not
+# a child of this shell, which own_kill is for), signalled only if the
+# shell itself reads it, just before the kill, as a live process of this
+# user named NAME: it may have ended since, and its PID be another user's.
+# (read and kill are builtins: nothing is started between the look and the
+# kill.)
+signal_run() {
+    _sr_name='' _sr_uid='' _sr_state=''
+    { while read -r _sr_k _sr_a _sr_b _; do
+        case $_sr_k in Name:) _sr_name=$_sr_a ;; State:) _sr_state=$_sr_a ;; Uid:) _sr_uid=$_sr_b ;; esac
+    done <"/proc/$2/status"; } 2>/dev/null
+    [ "$_sr_name" = "$3" ] && [ "$_sr_uid" = "$self_uid" ] && [ "$_sr_state" != Z ] && kill "$1" "$2" 2>/dev/null
 }
 # plant_at PID: a process of the student's (make_student), a sleep, at
 # PID, which has just been freed: as root, the next PID the kernel hands
