@@ -246,7 +246,8 @@ fi
 # Another user's processes: not without -y.
 # shellcheck disable=SC2119 # a student, not a victim
 if make_student; then
-    as_student sleep 60 &
+    # (Its stderr closed: ended by the cleanup's kill -KILL -1, runuser says "Killed".)
+    as_student sleep 60 2>/dev/null &
     sleeper=$!
     wait_for pgrep -u "$student" sleep >/dev/null
     run sh "$be"
