@@ -6,8 +6,9 @@
 # vm.swappiness or (MGLRU) a switched LRU.  Then scripts/box sweep -n lists
 # what is left, and the next run (or the sweep) undoes it all and says so in
 # one line.  A sweep leaves alone what a live run owns, and what is not
-# named as ours.  The boxed runs map 256 MB in 16 MB boxes and are held
-# still (SIGSTOP) where the test wants them: before they write a page, or
+# named as ours.  The boxed runs map 256 MB in 16 MB boxes (the live one,
+# which reads all back at the end, 64 MB: the same in a quarter of the
+# time) and are held still (SIGSTOP) where the test wants them: before they write a page, or
 # once they have pages in swap, without racing their end on a loaded,
 # traced (the census) or emulated machine.  Last, the same kills with the
 # guard on, as a teacher's runs have it: make demo, make class and the 1997
@@ -74,7 +75,7 @@ hold_in_swap() {
     kill -STOP "$p" 2>/dev/null
     wait_for stopped
 }
-# boxed_held OUT: ./swap 256M of ours started in a 16 MB box, and held
+# boxed_held OUT SIZE: ./swap SIZE of ours started in a 16 MB box, and held
 # before it has written a page, with no race at any speed: the box's
 # process stops itself; once it is found, it is let go to become ./swap,
 # and stopped again the moment its name says so (read by the shell itself,
@@ -85,11 +86,11 @@ hold_in_swap() {
 held_cmd='kill -STOP $$ && exec "$@"'
 # shellcheck disable=SC2317 # called through wait_for
 self_stopped() {
-    w=$(pgrep -u "$(id -u)" -f "^([^ ]*/)?sh -c .* swap-held $swap 256M\$") || return 1
+    w=$(pgrep -u "$(id -u)" -f "^([^ ]*/)?sh -c .* swap-held $swap [0-9]+M\$") || return 1
     case $(state_of "$w") in T|t) ;; *) return 1 ;; esac
 }
 boxed_held() {
-    sh "$box" run 16M sh -c "$held_cmd" swap-held "$swap" 256M >"$1" 2>&1 9<&- &
+    sh "$box" run 16M sh -c "$held_cmd" swap-held "$swap" "$2" >"$1" 2>&1 9<&- &
     w=''
     if wait_for self_stopped && kill -CONT "$w"; then
         i=0
@@ -191,7 +192,7 @@ fi
 if ! want_swap; then
     for t in "box run killed" "sweep: says" "sweep: nothing left"; do box_skip "$t" "$swap_why"; done
 else
-    boxed_held /dev/null
+    boxed_held /dev/null 256M
     runner=$!
     runner_tag=$(sh "$box" tag "$runner")
     own_kill -KILL "$runner"
@@ -237,7 +238,7 @@ else
     said "the next cache-vs-anon says what it cleaned" "swap-cva.$c_tag"
     if [ "$rc" -eq 0 ]; then pass "the next cache-vs-anon works (exit 0)"
     else fail "the next cache-vs-anon works (exit 0)" "exit $rc" "$(cat "$out" "$err")"; fi
-    left=$(ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; boxes)
+    left=$({ ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; boxes; } | keep_gone)
     is "nothing of the killed cache-vs-anon is left${left:+: $left}" "${#left}" -eq 0
     if [ "$changed" = "$swappiness" ]; then
         skip "vm.swappiness the killed run set (200) is put back" "cgroup v1: each box has its own memory.swappiness, vm.swappiness was never changed"
@@ -277,7 +278,7 @@ fi
 if ! want_swap; then
     for t in "a live run is left alone" "the live run still runs" "the live run finishes intact"; do box_skip "$t" "$swap_why"; done
 else
-    boxed_held "$tmp/live.out" && hold_in_swap
+    boxed_held "$tmp/live.out" 64M && hold_in_swap
     live=$!
     run sh "$box" sweep
     if grep -q 'nothing left behind' "$err" && [ "$rc" -eq 0 ]; then pass "a sweep during a live run: nothing to clean ($(cat "$err"))"

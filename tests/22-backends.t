@@ -54,14 +54,15 @@ fi
 zs=/sys/module/zswap/parameters
 # state: what the script may change, as it is: swap devices and their
 # priorities, zram devices and their sizes, the zram module, zswap's switch
-# and compressor, and its records, folders and boxes.
+# and compressor, and its records, folders and boxes: those whose owner has
+# gone (keep_gone), not another test's, running beside this one.
 state() {
     awk 'NR > 1 { print "swap", $1, $2, $5 }' /proc/swaps
     for d in /sys/block/zram*; do [ -e "$d" ] && echo "zram ${d##*/} $(cat "$d/disksize")"; done
     [ -d /sys/module/zram ] && echo "zram module loaded"
     [ -f "$zs/enabled" ] && echo "zswap $(cat "$zs/enabled") $(cat "$zs/compressor")"
     ls -d "$state_dir"/swap-backends.* "$work_dir"/swap-backends.* 2>/dev/null
-    find /sys/fs/cgroup -type d -name 'swap-box.*' -user 0 2>/dev/null
+    find /sys/fs/cgroup -type d -name 'swap-box.*' -user 0 2>/dev/null | keep_gone
 }
 state >"$tmp/before"
 as_found() {
@@ -156,6 +157,12 @@ zswap_on() { [ "$(cat "$zs/enabled")" = Y ] && on_top swap-backends; }
 # shellcheck disable=SC2317 # called through wait_for
 swapfile_on() { on_top swap-backends && { [ ! -f "$zs/enabled" ] || [ "$(cat "$zs/enabled")" = N ]; }; }
 
+# in_row COND...: the row COND tells is going, its run in its box (a
+# process in a box of root's: the turn is this test's, so the box is the
+# row's).
+# shellcheck disable=SC2317 # called through wait_for
+in_row() { "$@" && boxed_run_of ''; }
+
 # Interrupted in the zswap row (or the swapfile row without zswap): back.
 row_of() { [ -f "$zs/enabled" ] && echo zswap_on || echo "on_top swap-backends"; }
 # (A job started with & ignores SIGINT in a shell script, as POSIX has it:
@@ -164,14 +171,13 @@ env --default-signal=INT sh "$be" $yes >"$tmp/int.out" 2>&1 &
 pid=$!
 began=1
 # shellcheck disable=SC2046 # the condition, a command and its words
-wait_for $(row_of) || began=''
-sleep 1
+wait_for in_row $(row_of) || began=''
 own_kill -INT "$pid"
 wait "$pid"
 st=$?
 [ -n "$began" ] || { st="never in the row: $(tr '\n' ' ' <"$tmp/int.out")"; }
 i=0
-while [ -n "$(boxes)" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+while [ -n "$(boxes | keep_gone)" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 is "interrupted: exit status 130" "$st" -eq 130
 as_found "interrupted in the $(row_of | sed 's/_on//; s/on_top swap-backends/swapfile/') row"
 
@@ -183,14 +189,13 @@ killed() {
     sh "$be" $yes >"$tmp/kill.out" 2>&1 &
     pid=$!
     # shellcheck disable=SC2086 # the condition, a command and its words
-    if ! wait_for $1; then
+    if ! wait_for in_row $1; then
         own_kill -KILL "$pid"
         wait "$pid" 2>/dev/null
         sh "$box" sweep -q
         fail "killed in the $2 row, no sweep" "the $2 row never began:" "$(cat "$tmp/kill.out")"
         return
     fi
-    sleep 1
     own_kill -KILL "$pid"
     wait "$pid" 2>/dev/null
     i=0
