@@ -56,6 +56,10 @@ census_can() {
         { echo "strace cannot trace here ($(printf '%s' "$why" | head -n 1)): under another tracer, or ptrace denied"; return 1; }
 }
 
+# traced: this test runs under a tracer (an outer strace -f, a debugger):
+# its TracerPid is not 0.
+traced() { ! grep -q '^TracerPid:[[:space:]]*0$' "/proc/$$/status"; }
+
 # census FILE...: a line for every creation, or open for writing, of a
 # path in a world-writable folder by a process of root's, or of
 # /proc/sys/fs/protected_*; for every removal, chmod, chown or truncate
