@@ -7,7 +7,7 @@
 # PID to anyone, another user's process too.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 15
 # (The OOM kill count and the free swap are the machine's: its turn.)
 swap_lock
 
@@ -67,7 +67,7 @@ done
 
 if ! { how=$(sh "$box" how) && want_swap; }; then
     why=${swap_why:-no way to make a memory box: ${how#none: }}
-    for t in "class of 2: exit 0" "class of 2: a line per run" "class of 2: the summary" \
+    for t in "class of 2: exit 0" "class of 2: a line per run" "class of 2: the summary" "class of 2: read faults" \
         "interrupted class: exit 143" "interrupted class: nothing left" "interrupted class (TERM): reaped PIDs" \
         "interrupted class (INT): reaped PIDs"; do
         box_skip "$t" "$why"
@@ -85,6 +85,19 @@ if tail -n 1 "$out" | grep -qE '^class: 2 of 2 completed, 0 killed, read step me
     pass "a class of 2: the summary is the last line"
 else
     fail "a class of 2: the summary is the last line" "$(tail -n 1 "$out")"
+fi
+# Each run's line counts what the summary counts: the read step's faults,
+# its total less the write step's (taken from that run's own output), and
+# the summary's median lies among them.
+reads=$(awk '/^run +[0-9]+: after reading it back: / { t = $0; sub(/.*major faults +/, "", t); split(t, a, " ")
+        n = $NF; if ($(NF - 2) " " $(NF - 1) != "read faults" || n + 0 <= 0 || n + 0 > a[1] + 0) bad = bad " " $2; print n }
+        END { if (bad != "") print "bad" bad }' "$out" | tr '\n' ' ')
+med=$(tail -n 1 "$out" | sed -n 's/.*read faults median \([0-9]*\)$/\1/p')
+if echo "$reads" | awk -v m="$med" '{ if (NF != 2 || $0 ~ /bad/ || m == "") exit 1
+        lo = ($1 < $2 ? $1 : $2); hi = ($1 < $2 ? $2 : $1); exit !(m >= lo && m <= hi) }'; then
+    pass "a class of 2: each run's line ends with its read faults ($reads), the summary's median ($med) among them"
+else
+    fail "a class of 2: each run's line ends with its read faults, the summary's median among them" "read faults: $reads" "median: $med"
 fi
 
 # Interrupted while the runs are under way (TERM: a background job here

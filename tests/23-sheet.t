@@ -5,11 +5,15 @@
 # (docs/where-it-runs.md) is found in a normal user's PATH (no /sbin); no
 # number of an exercise's answer (docs/answers.md) appears in the sheet
 # before that exercise; every term of the sheet's glossary ("Words this
-# sheet uses") is first used there or after.  Each checker is also shown
-# to catch a planted fault.
+# sheet uses") is first used there or after; no link before the end of
+# the exercises lands on a part of a page that prints a boxed run's fault
+# count; every exercise run in a box writes out the box command, both ways;
+# every exercise that needs root says so in its title; and the refusal of
+# make backends names the spelling that works from make.  Each checker is
+# also shown to catch a planted fault.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 8
+plan 16
 cd "$top" || exit 1
 
 # A normal user's PATH on Debian (login.defs ENV_PATH): no sbin.
@@ -137,4 +141,119 @@ case $(before "$tmp/term.md") in
     *readahead:*zram:*|*zram:*readahead:*) pass "the check catches terms used before the glossary (planted: readahead, zram)" ;;
     *) fail "the check catches terms used before the glossary" "got '$(before "$tmp/term.md")'" ;;
 esac
+
+# landing FILE ANCHOR: the part of FILE a link to ANCHOR shows first, from
+# its heading to the next heading of any level (a "measured" subsection
+# below is a click further and says so); all of FILE without ANCHOR.
+landing() {
+    awk -v want="$2" '/^```/ { fenced = !fenced }
+        !fenced && /^#+ / {
+            if (on) exit
+            s = tolower($0); sub(/^#+ +/, "", s); sub(/ +$/, "", s)
+            gsub(/[^a-z0-9 _-]/, "", s); gsub(/ /, "-", s)
+            if (s in seen) { seen[s]++; s = s "-" seen[s] } else seen[s] = 0
+            if (s == want) on = 1
+        }
+        want == "" || on' "$1"
+}
+# early_links FILE: "LINE TARGET NUMBER" for each link before the end of the
+# exercises whose landing prints a boxed run's faults: the 64 MB box's
+# 8,1xx-8,3xx, or the random order's 6x,xxx (with or without the comma, as
+# the program prints them), on a line about faults.
+early_links() {
+    end=$(awk '/^## Exercises/ { on = 1; next } on && /^## / { print NR; exit }' "$1")
+    head -n "${end:-0}" "$1" | grep -n -o '\](docs/[^)]*)' | sed 's/\](//; s/)$//' |
+    while IFS=: read -r line target; do
+        file=${target%%#*} anchor=''
+        case $target in *'#'*) anchor=${target#*#} ;; esac
+        num=$(landing "$top/$file" "$anchor" | grep -i fault |
+            grep -o -E '(^|[^0-9,.])(8,?[1-3][0-9][0-9]|6[0-9],?[0-9][0-9][0-9])([^0-9,]|$)' | tr -dc '0-9,\n' | head -n 1)
+        [ -z "$num" ] || echo "$line $target $num"
+    done | tr '\n' ' '
+}
+nlinks=$(awk '/^## Exercises/ { on = 1; next } on && /^## / { exit } { print }' README.md | grep -c '](docs/')
+got=$(early_links README.md)
+if [ "$nlinks" -ge 3 ] && [ -z "$got" ]; then
+    pass "no link of the $nlinks before the end of the exercises lands on a boxed run's faults"
+else
+    fail "no link before the end of the exercises lands on a boxed run's faults ($nlinks links)" "$got"
+fi
+sed 's|^## Goal$|## Goal\n\nSee [watch it](docs/kernels.md#watch-it-happen--i-step-and-make-plot).|' README.md >"$tmp/link.md"
+case $(early_links "$tmp/link.md") in
+    *'docs/kernels.md#watch-it-happen--i-step-and-make-plot 8'*) pass "the check catches a link to a boxed run planted in the Goal" ;;
+    *) fail "the check catches a link to a boxed run planted in the Goal" "got '$(early_links "$tmp/link.md")'" ;;
+esac
+
+# exercises FILE: each exercise as one line, "N<TAB>its text" (lines joined
+# by a TAB), from the list under "## Exercises".
+exercises() {
+    awk '/^## Exercises/ { on = 1; next } on && /^## / { exit }
+        on && /^[0-9]+\. \*\*/ { if (t != "") print t; t = $1 "\t" $0; next }
+        on && t != "" { t = t "\t" $0 } END { if (t != "") print t }' "$1" | sed 's/^\([0-9]*\)\./\1/'
+}
+# unboxed FILE: the exercises that run ./swap in a box (they say "box") but
+# lack the box command either way (systemd-run, scripts/box run); those
+# that run make class, cache-vs-anon or make backends make their boxes
+# themselves.
+unboxed() {
+    exercises "$1" | while IFS="$(printf '\t')" read -r num text; do
+        line=$(exercises "$1" | grep "^$num$(printf '\t')")
+        case $line in *'make class'*|*cache-vs-anon*|*'make backends'*) continue ;; esac
+        case $line in *box*|*Box*) ;; *) continue ;; esac
+        echo "$line" | grep -q 'systemd-run --user --scope -p MemoryMax=[0-9]*M \./swap' &&
+            echo "$line" | grep -q 'scripts/box run [0-9]*M \./swap' || echo "$num"
+    done | tr '\n' ' '
+}
+nex=$(exercises README.md | wc -l)
+got=$(unboxed README.md)
+if [ "$nex" -ge 14 ] && [ -z "$got" ]; then
+    pass "every exercise of the $nex that runs in a box writes the box command out, both ways"
+else
+    fail "every exercise that runs in a box writes the box command out, both ways ($nex exercises)" "without: $got"
+fi
+sed '/^ *scripts\/box run 64M \.\/swap -o reverse/d; /^ *scripts\/box run 64M \.\/swap -o random/d' README.md >"$tmp/box.md"
+case " $(unboxed "$tmp/box.md") " in
+    *' 4 '*) pass "the check catches exercise 4 without its scripts/box run lines" ;;
+    *) fail "the check catches exercise 4 without its scripts/box run lines" "got '$(unboxed "$tmp/box.md")'" ;;
+esac
+
+# unmarked FILE: the exercises with a sudo command whose title does not say
+# that they need root.
+unmarked() {
+    exercises "$1" | while IFS="$(printf '\t')" read -r num text; do
+        case $text in *sudo\ *) ;; *) continue ;; esac
+        title=${text#*\*\*} title=${title%%\*\**}
+        case $title in *'needs root'*) ;; *) echo "$num" ;; esac
+    done | tr '\n' ' '
+}
+nroot=$(exercises README.md | grep -c 'sudo ')
+got=$(unmarked README.md)
+if [ "$nroot" -ge 2 ] && [ -z "$got" ]; then pass "the $nroot exercises that run sudo say in their title that they need root"
+else fail "the exercises that run sudo say in their title that they need root ($nroot)" "unmarked: $got"; fi
+sed 's/^\(14\. \*\*Where the pages go\) (needs root[^*]*\*\*/\1.**/' README.md >"$tmp/root.md"
+case " $(unmarked "$tmp/root.md") " in
+    *' 14 '*) pass "the check catches exercise 14's title without 'needs root'" ;;
+    *) fail "the check catches exercise 14's title without 'needs root'" "got '$(unmarked "$tmp/root.md")'" ;;
+esac
+
+# The refusal while other users' processes run: the sheet names the make
+# spelling, and so does the script itself, run for real as root beside a
+# normal user's process.
+if grep -q 'make backends YES=1' README.md; then pass "the sheet names 'make backends YES=1'"
+else fail "the sheet names 'make backends YES=1'"; fi
+if ! is_root; then
+    skip "backends, refusing beside another user's process, names 'make backends YES=1'" "not root"
+elif [ -z "$runner" ]; then
+    fail "backends, refusing beside another user's process, names 'make backends YES=1'" "no user to run a process"
+else
+    # (Ended with the user, at the cleanup: kill -KILL -1 as them.)
+    as_student sleep 60 2>/dev/null &
+    wait_max=50 wait_for pgrep -u "$student" -x sleep >/dev/null
+    run sh scripts/backends zswap
+    if [ "$rc" -eq 1 ] && grep -q 'make backends YES=1' "$err"; then
+        pass "backends, refusing beside another user's process, names 'make backends YES=1'"
+    else
+        fail "backends, refusing beside another user's process, names 'make backends YES=1'" "$(show_run)"
+    fi
+fi
 done_testing
