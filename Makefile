@@ -9,9 +9,13 @@ override CFLAGS += $(SWAP_CFLAGS)
 PROVE = prove
 
 # Memory limit of the box `make demo` and `make plot` run ./swap in, and
-# how often `make plot` takes a point (swap -i).
+# how often `make plot` takes a point (swap -i); its axis across, seconds
+# (time) or MB touched (mb), and the options of its runs (with -l, a
+# latency heat map of each).
 BOX = 64M
 STEP = 8M
+AXIS = time
+PLOT = -m
 
 # What ./swap maps in demo, plot and class; and how many students `make
 # class` runs at once, each in a BOX box.
@@ -35,7 +39,7 @@ demo: swap
 	BOX='$(BOX)' SIZE='$(SIZE)' sh scripts/lab demo ./swap $(filter-out 256M,$(SIZE))
 
 plot: swap
-	BOX='$(BOX)' SIZE='$(SIZE)' sh scripts/lab plot swap.svg ./swap -m -i '$(STEP)' $(filter-out 256M,$(SIZE))
+	BOX='$(BOX)' SIZE='$(SIZE)' AXIS='$(AXIS)' sh scripts/lab plot swap.svg ./swap $(PLOT) -i '$(STEP)' $(filter-out 256M,$(SIZE))
 
 class: swap
 	BOX='$(BOX)' sh scripts/lab class '$(N)' '$(SIZE)'

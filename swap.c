@@ -514,6 +514,8 @@ static void read_status(long *rss_kb, long *swap_kb)
     }
 }
 
+static void heat_lines(void);
+
 static void report(const char *label, double seconds)
 {
     long rss_kb = 0, swap_kb = 0;
@@ -528,6 +530,7 @@ static void report(const char *label, double seconds)
      * kills the program) still sees every line already reached. */
     fflush(stdout);
     map_line();
+    heat_lines();
 }
 
 /* -i STEP: where the next progress line of a step is due.  The loops only
@@ -591,9 +594,17 @@ struct histogram {
     uint64_t n, total_ns, max_ns;
 };
 
+/* -l with -i: each interval between two lines also counted per power of
+ * two, from 2^3 ns (8 ns, and anything faster) to 2^33 ns (8.6 s, and
+ * anything slower): the columns of a latency heat map, fixed in size. */
+#define HEAT_LO 3
+#define HEAT_HI 33
+#define HEAT_BUCKETS (HEAT_HI - HEAT_LO + 1)
+
 static struct {
-    int on;
+    int on, heat;
     struct histogram kind[KINDS];
+    uint64_t interval[KINDS][HEAT_BUCKETS];
 } latency;
 
 static unsigned bucket_of(uint64_t ns)
@@ -616,6 +627,17 @@ static uint64_t bucket_middle(unsigned b)
         return b;
     shift = (b - SUBS) / SUBS;
     return ((uint64_t)(SUBS + (b - SUBS) % SUBS) << shift) + ((1ULL << shift) >> 1);
+}
+
+static void heat_add(enum kind k, uint64_t ns)
+{
+    unsigned power = 63 - (unsigned)__builtin_clzll(ns | 1);
+
+    if (power < HEAT_LO)
+        power = HEAT_LO;
+    if (power > HEAT_HI)
+        power = HEAT_HI;
+    latency.interval[k][power - HEAT_LO]++;
 }
 
 static void histogram_add(struct histogram *h, uint64_t ns)
@@ -685,6 +707,8 @@ static void latency_add(struct faults before, uint64_t t0, uint64_t t1)
     enum kind k = after.major > before.major ? MAJOR : after.minor > before.minor ? MINOR : NO_FAULT;
 
     histogram_add(&latency.kind[k], t1 - t0);
+    if (latency.heat)
+        heat_add(k, t1 - t0);
 }
 
 static void timed_write(volatile unsigned char *p, unsigned char byte)
@@ -725,6 +749,33 @@ static const char *duration_text(char *buf, size_t len, uint64_t ns, int width)
     snprintf(text, sizeof(text), v < 9.95 && u > 0 ? "%.1f %s" : "%.0f %s", v, units[u]);
     snprintf(buf, len, "%*s", width + (u == 1), text);
     return buf;
+}
+
+/* After each line of -l -i: for each kind of access in the interval since
+ * the line before, its counts per power of two, from the first non-empty
+ * one to the last ("2^13..2^15 ns: 12 340 5"); then the interval begins
+ * anew.  Kinds that did not happen get no line. */
+static void heat_lines(void)
+{
+    if (!latency.heat)
+        return;
+    for (int k = 0; k < KINDS; k++) {
+        const uint64_t *c = latency.interval[k];
+        int lo = 0, hi = HEAT_BUCKETS - 1;
+
+        while (lo <= hi && c[lo] == 0)
+            lo++;
+        while (hi >= lo && c[hi] == 0)
+            hi--;
+        if (lo > hi)
+            continue;
+        printf("  heat %-12s 2^%d..2^%d ns:", kind_names[k], lo + HEAT_LO, hi + HEAT_LO);
+        for (int b = lo; b <= hi; b++)
+            printf(" %llu", (unsigned long long)c[b]);
+        putchar('\n');
+    }
+    memset(latency.interval, 0, sizeof(latency.interval));
+    fflush(stdout);
 }
 
 /* After a step: a line for each kind of access that happened in it. */
@@ -1219,6 +1270,7 @@ int main(int argc, char *argv[])
         progname = slash != NULL ? slash + 1 : argv[0];
     opt = parse_args(argc, argv);
     latency.on = opt.latency;
+    latency.heat = opt.latency && opt.step != 0;
     page = page_size();
     npages = (size_t)((opt.size + (unsigned long long)page - 1) / (unsigned long long)page);
     size = npages * (size_t)page;

@@ -5,7 +5,7 @@
 # make plot's way (lab plot) writes the figure; the committed figures parse.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 18
+plan 23
 
 plot=$top/scripts/plot
 # Well-formedness needs xmllint; without it those checks skip, and the
@@ -86,6 +86,26 @@ l=$(grep -n '^  [a-z]* fault ' "$tmp/timed.txt" | head -n 1 | cut -d: -f1)
 sed "${l}s/median/middle/" "$tmp/timed.txt" >"$tmp/badl"
 refused "a mangled line of -l" "$l" "$tmp/badl"
 
+# -l -i: a heat map per run, a cell per interval, kind and power of two
+# that holds accesses; none for a run without; a mangled line refused.
+cells=$(awk '/^  heat / { n += NF - 5; for (i = 6; i <= NF; i++) if ($i == 0) n-- } END { print n + 0 }' "$tmp/timed.txt")
+run sh "$plot" "$tmp/timed.txt" "$tmp/plain.txt"
+if [ "$rc" -eq 0 ] && [ "$cells" -gt 0 ] && [ "$(grep -c '<rect class="heat"' "$out")" -eq "$cells" ] &&
+    [ "$(grep -c 'one access, how long (swap -l -i)' "$out")" -eq 1 ]; then
+    pass "a run with -l -i: one heat map, a cell for each of its $cells non-zero counts; none for the run without"
+else
+    fail "a run with -l -i: one heat map, a cell for each non-zero count" "exit $rc, $cells counts, $(grep -c '<rect class="heat"' "$out") cells" "$(cat "$err")"
+fi
+l=$(grep -n '^  heat ' "$tmp/timed.txt" | head -n 1 | cut -d: -f1)
+sed "${l}s/ns:/ns: 1/" "$tmp/timed.txt" >"$tmp/badh"
+refused "a heat map line with a count too many" "$l" "$tmp/badh"
+run sh "$plot" -x weeks "$tmp/plain.txt"
+if [ "$rc" -eq 2 ] && [ ! -s "$out" ] && [ "$(cat "$err")" = "plot: -x needs mb or time (got 'weeks')" ]; then
+    pass "-x weeks: refused, '$(cat "$err")'"
+else
+    fail "-x weeks: refused in one line, exit 2" "$(show_run)"
+fi
+
 # The committed figures.
 bad='' nfig=0
 for f in "$top"/docs/*.svg; do
@@ -100,13 +120,13 @@ else fail "the committed figures in docs/ are well-formed (at least 2)" "found $
 # make plot's way: a plain and a boxed run, drawn.
 if ! { how=$(sh "$box" how) && want_swap; }; then
     why=${swap_why:-no way to make a memory box: ${how#none: }}
-    for t in "lab plot: exit status 0" "lab plot: a boxed run drawn" "lab plot: RSS held at the box"; do
+    for t in "lab plot: exit status 0" "lab plot: a boxed run drawn" "lab plot: RSS held at the box" "lab plot: seconds" "lab plot: the boxed read wider"; do
         box_skip "$t" "$why"
     done
     done_testing
 fi
 # (64 MB in a 16 MB box: the lesson's proportions, a quarter of its time.)
-run env BOX=16M SIZE=64M sh "$lab" plot "$tmp/made.svg" "$swap" -i 16M 64M
+run env BOX=16M SIZE=64M AXIS=time sh "$lab" plot "$tmp/made.svg" "$swap" -i 16M 64M
 is "lab plot: exit status 0" "$rc" -eq 0
 [ "$rc" -eq 0 ] || show_run
 lim=$(runner_limit_mb)
@@ -117,7 +137,9 @@ if [ -n "$lim" ] && [ "$lim" -lt 64 ]; then
     else
         fail "lab plot in a runner limited to $lim MB: the one run under that limit, drawn" "$(cat "$err")"
     fi
-    skip "lab plot: the boxed RSS line peaks below the plain one" "this runner is itself limited to $lim MB: no plain run"
+    for t in "lab plot: the boxed RSS line peaks below the plain one" "lab plot: the axis in seconds" "lab plot: the boxed read drawn wider"; do
+        skip "$t" "this runner is itself limited to $lim MB: no plain run"
+    done
     done_testing
 fi
 if wellformed "$tmp/made.svg" && grep -q '>16M box</text>' "$tmp/made.svg" && [ "$(series "$tmp/made.svg" swap)" -eq 2 ]; then
@@ -130,4 +152,18 @@ fi
 top_y() { grep "<polyline class=\"rss\"" "$tmp/made.svg" | sed -n "$1p" | sed 's/.*points="\([^"]*\)".*/\1/' |
     tr ' ' '\n' | awk -F, 'NR == 1 || $2 < m { m = $2 } END { print int(m) }'; }
 is "lab plot: the boxed RSS line peaks below the plain one" "$(top_y 2)" -gt "$(top_y 1)"
+# (make plot's axis.)  Seconds across: the read step of each run drawn
+# from where its write step ends (its dashed line) to its last point.
+if grep -q '>seconds since the start: writing, then reading back</text>' "$tmp/made.svg" &&
+    [ "$(grep -c '<line class="stepend"' "$tmp/made.svg")" -eq 4 ]; then
+    pass "lab plot, AXIS=time: the axis in seconds, each run's write step's end marked"
+else
+    fail "lab plot, AXIS=time: the axis in seconds, each run's write step's end marked" "$(grep -o '>seconds[^<]*<' "$tmp/made.svg")"
+fi
+read_width() {
+    e=$(grep '<line class="stepend"' "$tmp/made.svg" | sed -n "$((2 * $1 - 1))p" | sed 's/.* x1="\([0-9.]*\)".*/\1/')
+    grep "<polyline class=\"rss\"" "$tmp/made.svg" | sed -n "$1p" | sed 's/.*points="\([^"]*\)".*/\1/' |
+        tr ' ' '\n' | tail -n 1 | awk -F, -v e="$e" '{ printf "%d\n", $1 - e }'
+}
+is "lab plot, AXIS=time: the boxed read step drawn wider ($(read_width 2) px) than the plain one ($(read_width 1) px)" "$(read_width 2)" -gt "$(read_width 1)"
 done_testing

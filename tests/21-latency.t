@@ -15,7 +15,7 @@ no_census=1
 # Room for plain runs: a runner that is itself a small box (a container
 # started with -m) would swap them.
 lim=$(runner_limit_mb)
-plan 27
+plan 30
 pages_in() { echo $(($1 / $(getconf PAGESIZE))); }
 n64=$(pages_in 67108864)
 
@@ -175,7 +175,7 @@ fi
 # ------------------------------------------------ in a box
 if ! { how=$(sh "$box" how) && want_swap; }; then
     why=${swap_why:-no way to make a memory box: ${how#none: }}
-        for i in 1 2 3 4 5 6 7 8 9; do box_skip "box -l ($i)" "$why"; done
+        for i in 1 2 3 4 5 6 7 8 9 10 11 12; do box_skip "box -l ($i)" "$why"; done
     done_testing
 fi
 diag "box: $how"
@@ -231,4 +231,47 @@ else
 fi
 grep -q '^  minor fault ' "$tmp/l1" && ! grep -q '^  [a-z]* fault ' "$tmp/p1"
 is "box: -l's lines only with -l" "$?" -eq 0
+
+# -l -i: after each line, the interval's heat map lines (counts per power
+# of two of nanoseconds, per kind).  heat_check FILE prints, per interval
+# whose counts are not its pages, "LINE: counts N, pages M"; then per step
+# and kind whose counts are not -l's own count for it, "STEP KIND: N, M".
+page=$(getconf PAGESIZE)
+heat_check() {
+    awk -v page="$page" '
+        function mb(s,    w) { split(s, w, " "); return w[2] == "KB" ? w[1] / 1024 : w[1] + 0 }
+        function interval_end() { if (label != "" && got != want) print label ": counts " got + 0 ", pages " want; got = 0; label = "" }
+        function step(name,    k) { if (stp != name) { stp = name; prev = 0; for (k in kind) kind[k] = 0 } }
+        /^  heat / { for (i = 6; i <= NF; i++) { got += $i; kind[$2] += $i }; next }
+        /^  (no|minor|major) fault +[0-9]/ { interval_end(); if (kind[$1] + 0 != $3) print stp " " $1 ": " kind[$1] + 0 ", " $3; next }
+        /^ / { next }
+        {
+            interval_end()
+            label = substr($0, 1, 24); sub(/ +$/, "", label); s = label
+            if (label ~ /^start/) { step("write"); at = 0 }
+            else if (label ~ /^writing: /) { sub(/^writing: /, "", s); at = mb(s) }
+            else if (label ~ /^after writing /) { sub(/^after writing /, "", s); sub(/:$/, "", s); at = mb(s); total = at }
+            else if (label ~ /^reading: /) { step("read"); sub(/^reading: /, "", s); at = mb(s) }
+            else { step("read"); at = total }
+            want = (at - prev) * 1048576 / page; prev = at
+        }
+        END { interval_end() }' "$1" | tr '\n' ';'
+}
+sh "$box" run 16M "$swap" -l -i 8M 64M >"$tmp/h" 2>"$err" || show_run
+got=$(heat_check "$tmp/h")
+nheat=$(grep -c '^  heat ' "$tmp/h")
+if [ "$nheat" -ge 16 ] && [ -z "$got" ]; then
+    pass "box -l -i 8M: $nheat heat map lines; each interval's counts add up to its pages, each step's to -l's count per kind"
+else
+    fail "box -l -i 8M: each interval's heat counts add up to its pages, each step's to -l's count per kind ($nheat lines)" "$got" "$(cat "$tmp/h")"
+fi
+# Planted: one count one too many.
+awk '/^  heat major/ && !done { $NF = $NF + 1; $0 = "  " $0; done = 1 } { print }' "$tmp/h" >"$tmp/h1"
+case $(heat_check "$tmp/h1") in
+    *counts*) pass "the check catches a heat map count one too many" ;;
+    *) fail "the check catches a heat map count one too many" "$(heat_check "$tmp/h1")" ;;
+esac
+run "$swap" -i 8M 16M
+if ! grep -q '^  heat ' "$out" && ! grep -q '^  heat ' "$tmp/l1"; then pass "heat map lines only with -l and -i both"
+else fail "heat map lines only with -l and -i both" "$(grep '^  heat ' "$out" "$tmp/l1" | head -3)"; fi
 done_testing
