@@ -6,7 +6,7 @@
 # other; --version is one line, the version the page's header gives.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 13
 
 dest=$tmp/dest
 bin=usr/local/bin/swap page=usr/local/share/man/man1/swap.1
