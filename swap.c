@@ -59,6 +59,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
@@ -135,6 +136,10 @@ static void usage(void)
            "            swap readahead, swappiness, the LRU, swap devices, zswap,\n"
            "            this cgroup and its limits, the read order; after each step,\n"
            "            the time spent stalled on memory (PSI)\n"
+           "  --live, --no-live\n"
+           "            with -i, redraw the current step's line (and its map and -l\n"
+           "            lines) in place, or print every line; the default: in place\n"
+           "            when the output is a terminal\n"
            "  -h, --help  this text\n"
            "  -V, --version  the program's version\n"
            "\n"
@@ -220,6 +225,7 @@ struct options {
     int verbose, map, latency;
     enum order order;
     unsigned long long step;    /* -i: bytes between progress lines; 0: none */
+    int live;                   /* --live 1, --no-live 0, else -1: on a terminal */
 };
 
 /* SIZE is digits with an optional K, M or G.  strtoull alone would accept
@@ -282,7 +288,7 @@ static const char *option_value(int argc, char *argv[], int *i, const char *what
 
 static struct options parse_args(int argc, char *argv[])
 {
-    struct options opt = { DEFAULT_SIZE, 0, 0, 0, FORWARD, 0 };
+    struct options opt = { DEFAULT_SIZE, 0, 0, 0, FORWARD, 0, -1 };
     const char *step = NULL;
     int have_size = 0, only_operands = 0;
 
@@ -295,6 +301,10 @@ static struct options parse_args(int argc, char *argv[])
             usage();
         } else if (!only_operands && (strcmp(arg, "-V") == 0 || strcmp(arg, "--version") == 0)) {
             version();
+        } else if (!only_operands && strcmp(arg, "--live") == 0) {
+            opt.live = 1;
+        } else if (!only_operands && strcmp(arg, "--no-live") == 0) {
+            opt.live = 0;
         } else if (!only_operands && strcmp(arg, "-v") == 0) {
             opt.verbose = 1;
         } else if (!only_operands && strcmp(arg, "-m") == 0) {
@@ -516,11 +526,100 @@ static void read_status(long *rss_kb, long *swap_kb)
 
 static void heat_lines(void);
 
+/* ------------------------------------------- the live view (-i, terminal) */
+
+/* On a projector a scrolling log of -i lines hides the picture: the page
+ * map's window moving while the read runs.  So on a terminal each step's
+ * progress lines (the line, its map, its heat lines) are drawn as one
+ * block, over the block before: the cursor goes back up over it and the
+ * screen below is cleared (ANSI CUU and ED, as every terminal emulator
+ * since the VT100 knows them).  The lines that end a step are printed as
+ * ever, below, and stay.  The block is cut to the terminal's width, so that
+ * no line wraps and the count of rows to go back up stays true.  Nothing
+ * is changed in the terminal's modes: a Ctrl-C leaves it as it was. */
+static struct {
+    int on, capturing;
+    int rows;                   /* rows of the block now on the screen */
+    FILE *screen, *mem;         /* stdout, and the block being drawn */
+    char *buf;
+    size_t len;
+} live;
+
+static int live_wanted(int asked, unsigned long long step)
+{
+    if (asked != -1)
+        return asked && step != 0;
+    return step != 0 && isatty(STDOUT_FILENO);
+}
+
+/* The block on the screen goes, before whatever comes in its place. */
+static void live_erase(void)
+{
+    if (live.rows > 0)
+        printf("\033[%dA\r\033[J", live.rows);
+    live.rows = 0;
+}
+
+/* What the next lines print goes into a block, not yet to the screen. */
+static void live_begin(void)
+{
+    fflush(stdout);
+    live.mem = open_memstream(&live.buf, &live.len);
+    if (live.mem == NULL)
+        die("open_memstream");
+    live.screen = stdout;
+    stdout = live.mem;          /* (glibc's stdout is a variable, set as any) */
+    live.capturing = 1;
+}
+
+static int terminal_columns(void)
+{
+    struct winsize w;
+
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col > 0)
+        return w.ws_col;
+    return 80;
+}
+
+/* The block replaces the one before, each line cut to the width (one
+ * column short of it, where some terminals would wrap). */
+static void live_end(void)
+{
+    int cols = terminal_columns() - 1;
+    const char *p;
+
+    if (fclose(live.mem) == EOF)
+        die("open_memstream");
+    stdout = live.screen;
+    live.capturing = 0;
+    live_erase();
+    for (p = live.buf; *p != '\0';) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl != NULL ? (size_t)(nl - p) : strlen(p);
+        int col = 0;
+
+        for (size_t i = 0; i < n; i++) {
+            /* (A UTF-8 continuation byte takes no column of its own.) */
+            if (((unsigned char)p[i] & 0xc0) != 0x80 && ++col > cols)
+                break;
+            putchar(p[i]);
+        }
+        putchar('\n');
+        live.rows++;
+        p += n + (nl != NULL);
+    }
+    free(live.buf);
+    fflush(stdout);
+}
+
 static void report(const char *label, double seconds)
 {
     long rss_kb = 0, swap_kb = 0;
     struct rusage ru;
 
+    /* A line that stays takes the place of the live block. */
+    if (live.on && !live.capturing)
+        live_erase();
     read_status(&rss_kb, &swap_kb);
     if (getrusage(RUSAGE_SELF, &ru) == -1)
         die("getrusage");
@@ -562,7 +661,11 @@ static void progress_line(struct progress *p, size_t done)
 
     size_text(amount, sizeof(amount), (unsigned long long)done * p->page);
     snprintf(label, sizeof(label), "%s: %s", p->verb, amount);
+    if (live.on)
+        live_begin();
     report(label, clock_read(p->start));
+    if (live.on)
+        live_end();
     p->next = p->npages - done > p->every ? done + p->every : SIZE_MAX;
 }
 
@@ -1271,6 +1374,7 @@ int main(int argc, char *argv[])
     opt = parse_args(argc, argv);
     latency.on = opt.latency;
     latency.heat = opt.latency && opt.step != 0;
+    live.on = live_wanted(opt.live, opt.step);
     page = page_size();
     npages = (size_t)((opt.size + (unsigned long long)page - 1) / (unsigned long long)page);
     size = npages * (size_t)page;

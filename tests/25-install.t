@@ -66,9 +66,9 @@ fi
 
 # Every option of --help in the page, and every option the page describes
 # (its OPTIONS section's tags) in --help.
-help_opts=$("$swap" --help | grep -o -- '^  -[A-Za-z]\(, --[a-z]*\)\{0,1\}' | grep -o -- '-\{1,2\}[A-Za-z][a-z]*' | sort | tr '\n' ' ')
+help_opts=$("$swap" --help | grep -o -- '^  --\{0,1\}[A-Za-z][a-z-]*\(, --[a-z-]*\)\{0,1\}' | grep -o -- '-\{1,2\}[A-Za-z][a-z-]*' | sort | tr '\n' ' ')
 page_opts=$(awk '/^\.SH OPTIONS/ { on = 1; next } /^\.SH / { on = 0 } on && tag { print; tag = 0 } on && /^\.TP/ { tag = 1 }' "$top/man/swap.1" |
-    sed 's/\\-/-/g' | grep -o -- '-\{1,2\}[A-Za-z][a-z]*' | sort | tr '\n' ' ')
+    sed 's/\\-/-/g' | grep -o -- '-\{1,2\}[A-Za-z][a-z-]*' | sort | tr '\n' ' ')
 if [ -n "$help_opts" ] && [ "$help_opts" = "$page_opts" ]; then
     pass "the page's OPTIONS and --help name the same options: $help_opts"
 else
