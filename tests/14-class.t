@@ -7,7 +7,7 @@
 # PID to anyone, another user's process too.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 18
 # (The OOM kill count and the free swap are the machine's: its turn.)
 swap_lock
 
@@ -19,8 +19,10 @@ oom() { vmstat oom_kill; }
 # from before the class starts until after it ends: the free swap it names
 # must lie within what was seen (give or take the largest step between two
 # samples), and no run of ours may appear.
+# (A class's runs of 256M: swap -i 32M 256M, a line each eighth, for its watch.)
+class_run="-i 33554432 256M"
 free_mb() { awk 'NR > 1 { f += $3 - $4 } END { printf "%d\n", f / 1024 }' /proc/swaps; }
-(while [ ! -e "$tmp/stop" ]; do echo "$(free_mb) $(runs_of 256M | wc -l)"; sleep 0.01; done) >"$tmp/watch" &
+(while [ ! -e "$tmp/stop" ]; do echo "$(free_mb) $(runs_of "$class_run" | wc -l)"; sleep 0.01; done) >"$tmp/watch" &
 watcher=$!
 wait_for test -s "$tmp/watch"
 before=$(oom)
@@ -68,6 +70,7 @@ done
 if ! { how=$(sh "$box" how) && want_swap; }; then
     why=${swap_why:-no way to make a memory box: ${how#none: }}
     for t in "class of 2: exit 0" "class of 2: a line per run" "class of 2: the summary" "class of 2: read faults" \
+        "class of 2: the spread" "class of 2: on a pipe" "class of 2: on a terminal" \
         "interrupted class: exit 143" "interrupted class: nothing left" "interrupted class (TERM): reaped PIDs" \
         "interrupted class (INT): reaped PIDs"; do
         box_skip "$t" "$why"
@@ -77,14 +80,50 @@ fi
 diag "box: $how"
 
 # (64 MB each in 16 MB boxes: the lesson's proportions, a quarter of its time.)
+# A class of 2 on a terminal (tmux, 200 x 40), beside the one below (two
+# classes at once: the fault counts are not what either checks).
+sock=''
+if command -v tmux >/dev/null 2>&1; then
+    sock=$tmp/tmux
+    tmux -S "$sock" -f /dev/null new-session -d -x 200 -y 40 "env BOX=16M sh '$lab' class 2 64M; echo CLASS-DONE-\$?; sleep 60"
+    # Its screen, every 50 ms until the class is done: a run's line while
+    # it went is noted.
+    (i=0
+    while [ $i -lt 600 ]; do
+        tmux -S "$sock" capture-pane -p -S - >"$tmp/screen" 2>/dev/null
+        grep -qE '^run   [12]: (starting|writing: |reading: |after writing)' "$tmp/screen" && : >"$tmp/seen"
+        grep -q '^CLASS-DONE-' "$tmp/screen" && break
+        sleep 0.05
+        i=$((i + 1))
+    done) &
+    looker=$!
+fi
+# (Its watch every tenth of a second, CLASS_EVERY from lib.sh: a line on
+# a pipe every half second.)
 run env BOX=16M sh "$lab" class 2 64M
 show_run
 is "a class of 2: exit status 0 (both completed, pages intact)" "$rc" -eq 0
 is "a class of 2: a line per run, the run's last line" "$(grep -c '^run   [12]: after reading it back: ' "$out")" -eq 2
-if tail -n 1 "$out" | grep -qE '^class: 2 of 2 completed, 0 killed, read step median [0-9]+\.[0-9]{2} s \(max [0-9]+\.[0-9]{2} s\), read faults median [0-9]+$'; then
-    pass "a class of 2: the summary is the last line"
+if tail -n 2 "$out" | head -n 1 | grep -qE '^class: 2 of 2 completed, 0 killed, read step median [0-9]+\.[0-9]{2} s \(max [0-9]+\.[0-9]{2} s\), read faults median [0-9]+$'; then
+    pass "a class of 2: the summary after the runs' lines"
 else
-    fail "a class of 2: the summary is the last line" "$(tail -n 1 "$out")"
+    fail "a class of 2: the summary after the runs' lines" "$(tail -n 2 "$out")"
+fi
+# The spread, last: fastest <= median <= slowest, of the read steps and of
+# their faults, and the whole class's time no shorter than its slowest.
+spread=$(tail -n 1 "$out")
+if echo "$spread" | awk '/^class: read step fastest [0-9.]+ s, median [0-9.]+ s, slowest [0-9.]+ s; read faults fewest [0-9]+, median [0-9]+, most [0-9]+; the class took [0-9.]+ s$/ {
+        gsub(/[^0-9. ]/, " "); split($0, v, " +")
+        ok = v[1] <= v[2] && v[2] <= v[3] && v[4] <= v[5] && v[5] <= v[6] && v[7] >= v[3] } END { exit !ok }'; then
+    pass "a class of 2: the spread last ($spread)"
+else
+    fail "a class of 2: the spread last, in order" "$spread"
+fi
+# On a pipe (here a file), how many runs are where, every few seconds.
+if grep -qE '^class: after [0-9.]+ s: [0-9]+ starting, [0-9]+ writing, [0-9]+ reading, [0-9]+ done, of 2$' "$out" && ! grep -q "$(printf '\033')" "$out"; then
+    pass "a class of 2, not on a terminal: progress lines as it runs ($(grep -c '^class: after ' "$out")), no escape"
+else
+    fail "a class of 2, not on a terminal: progress lines as it runs, no escape" "$(cat "$out")"
 fi
 # Each run's line counts what the summary counts: the read step's faults,
 # its total less the write step's (taken from that run's own output), and
@@ -92,7 +131,7 @@ fi
 reads=$(awk '/^run +[0-9]+: after reading it back: / { t = $0; sub(/.*major faults +/, "", t); split(t, a, " ")
         n = $NF; if ($(NF - 2) " " $(NF - 1) != "read faults" || n + 0 <= 0 || n + 0 > a[1] + 0) bad = bad " " $2; print n }
         END { if (bad != "") print "bad" bad }' "$out" | tr '\n' ' ')
-med=$(tail -n 1 "$out" | sed -n 's/.*read faults median \([0-9]*\)$/\1/p')
+med=$(tail -n 2 "$out" | head -n 1 | sed -n 's/.*read faults median \([0-9]*\)$/\1/p')
 if echo "$reads" | awk -v m="$med" '{ if (NF != 2 || $0 ~ /bad/ || m == "") exit 1
         lo = ($1 < $2 ? $1 : $2); hi = ($1 < $2 ? $2 : $1); exit !(m >= lo && m <= hi) }'; then
     pass "a class of 2: each run's line ends with its read faults ($reads), the summary's median ($med) among them"
@@ -100,19 +139,37 @@ else
     fail "a class of 2: each run's line ends with its read faults, the summary's median among them" "read faults: $reads" "median: $med"
 fi
 
+# On the terminal: a line per run, redrawn in place while they went, then
+# rubbed out: what stays is the runs' last lines and the summary.
+if [ -z "$sock" ]; then
+    skip "a class of 2 on a terminal: its lines while it runs, then only the results" "tmux is not installed"
+else
+    wait "$looker"
+    seen=''
+    [ -e "$tmp/seen" ] && seen=yes
+    tmux -S "$sock" kill-server 2>/dev/null
+    if [ -n "$seen" ] && grep -q '^CLASS-DONE-0$' "$tmp/screen" &&
+        ! grep -qE '^run   [12]: (starting|writing: |reading: |after writing)' "$tmp/screen" &&
+        [ "$(grep -c '^run   [12]: after reading it back: ' "$tmp/screen")" -eq 2 ] && grep -q '^class: read step fastest ' "$tmp/screen"; then
+        pass "a class of 2 on a terminal: a line per run while they went, then only the results"
+    else
+        fail "a class of 2 on a terminal: a line per run while they went, then only the results" "seen while running: ${seen:-no}" "$(cat "$tmp/screen")"
+    fi
+fi
+
 # Interrupted while the runs are under way (TERM: a background job here
 # ignores INT, as POSIX says).
 env BOX=64M sh "$lab" class 2 256M >"$out" 2>"$err" &
 pid=$!
 i=0
-while [ "$(runs_of 256M | wc -l)" -lt 2 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+while [ "$(runs_of "$class_run" | wc -l)" -lt 2 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 own_kill -TERM "$pid"
 wait "$pid"
 rc=$?
 is "an interrupted class: exit status 143" "$rc" -eq 143
 # The runs' box helpers end their runs and remove their boxes on their own:
 # given up to 10 s on a loaded machine, a leak stays and fails.
-leftover() { runs_of 256M; { find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$(id -u)" 2>/dev/null; ls -d "$work_dir"/swap-class.* 2>/dev/null; } | keep_gone; }
+leftover() { runs_of "$class_run"; { find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$(id -u)" 2>/dev/null; ls -d "$work_dir"/swap-class.* 2>/dev/null; } | keep_gone; }
 wait_max=100
 wait_for test -z "$(leftover)"
 left=$(leftover)
@@ -150,7 +207,7 @@ reaped_test() {
     first=$(for h in $(helpers); do echo "$(start_of "$h") $h"; done | sort -n | awk 'NR == 1 { print $2 }')
     second=$(helpers | grep -vx "$first")
     # shellcheck disable=SC2317 # called through wait_for
-    held() { r=$(pgrep -u 0 -P "$first" -f "^$swap 64M\$") && signal_run -STOP "$r" swap; }
+    held() { r=$(pgrep -u 0 -P "$first" -f "^$swap -i 8388608 64M\$") && signal_run -STOP "$r" swap; }
     # shellcheck disable=SC2317 # called through wait_for
     reaped() { [ ! -e "/proc/$second" ]; }
     if ! wait_for held || ! wait_for reaped; then
