@@ -47,13 +47,20 @@ plain_checks() {
     done
 
     # The permutation is computed, not stored: random may not use more than 1%
-    # of SIZE beyond what forward uses.
+    # of SIZE beyond what forward uses.  (Only where 256 MB stay resident: a
+    # runner that is itself a smaller box swaps them, and what is resident
+    # after reading then depends on the order.)
+    lim=$(runner_limit_mb)
     run "$swap" -o forward
     fwd=$(field 3 rss)
     run "$swap" -o random
     is "plain, random: exit status 0" "$rc" -eq 0
-    is "plain, random: RSS after reading at most 1% of 256 MB above forward's ($fwd MB)" \
-        "$(field 3 rss)" -le $((fwd + 2))
+    if [ -n "$lim" ] && [ "$lim" -lt 288 ]; then
+        skip "plain, random: RSS after reading at most 1% of 256 MB above forward's" "this runner is itself limited to $lim MB: the plain runs swap"
+    else
+        is "plain, random: RSS after reading at most 1% of 256 MB above forward's ($fwd MB)" \
+            "$(field 3 rss)" -le $((fwd + 2))
+    fi
 }
 
 if ! { how=$(sh "$box" how) && want_swap; }; then

@@ -242,6 +242,9 @@ if grep -q 'make backends YES=1' README.md; then pass "the sheet names 'make bac
 else fail "the sheet names 'make backends YES=1'"; fi
 if ! is_root; then
     skip "backends, refusing beside another user's process, names 'make backends YES=1'" "not root"
+elif ! how=$(sh "$box" how); then
+    # (backends refuses first for want of a box, a container's own cgroup.)
+    skip "backends, refusing beside another user's process, names 'make backends YES=1'" "no way to make a memory box: ${how#none: }"
 elif [ -z "$runner" ]; then
     fail "backends, refusing beside another user's process, names 'make backends YES=1'" "no user to run a process"
 else
