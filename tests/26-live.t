@@ -27,7 +27,7 @@ start() {
 typed() {
     k=$((k + 1))
     t send-keys -t live "$1; echo DONE$k-\$?" Enter
-    wait_max=600 wait_for sh -c "tmux -S '$sock' capture-pane -p -t live -S - 2>/dev/null | grep -q '^DONE$k-[0-9]'"
+    wait_max=600 wait_for sh -c "tmux -S '$sock' capture-pane -p -t live -S - 2>/dev/null | grep -q 'DONE$k-[0-9]'"
 }
 k=0
 screen() { t capture-pane -p -t live -S - | sed 's/ *$//'; }
@@ -102,13 +102,14 @@ typed "stty -g >$tmp/stty.before"
 t send-keys -t live "$swap -i 1M 2G" Enter
 wait_max=100 wait_for sh -c "tmux -S '$sock' capture-pane -p -t live 2>/dev/null | grep -q '^writing: '"
 t send-keys -t live C-c
+# (The next command typed once the run is gone: typed before, its echo
+# would come while the run still owns the terminal.)
+wait_max=50 wait_for sh -c "! pgrep -f '^$swap -i 1M 2G\$' >/dev/null"
 typed "stty -g >$tmp/stty.after; echo sane >$tmp/sane"
 if cmp -s "$tmp/stty.before" "$tmp/stty.after" && [ "$(cat "$tmp/sane" 2>/dev/null)" = sane ]; then
     pass "Ctrl-C during a live step: the terminal's settings unchanged, the shell runs the next command"
 else
     fail "Ctrl-C during a live step: the terminal's settings unchanged" "$(cat "$tmp/stty.before" "$tmp/stty.after")" "$(screen | tail -5)"
 fi
-# (The run was interrupted: none of it is left.)
-wait_max=50 wait_for sh -c "! pgrep -f '^$swap -i 1M 2G\$' >/dev/null"
 is "Ctrl-C: the run is gone" "$(pgrep -c -f "^$swap -i 1M 2G\$")" -eq 0
 done_testing
