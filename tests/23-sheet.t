@@ -60,32 +60,6 @@ else
     fail "the check catches a command only root's PATH has (swapon)" "got '$got'"
 fi
 
-# Run the requirements' checks as a normal user: a real one when this is
-# root (as_student), else this user.
-runner=''
-if is_root; then
-    # (Its turn first: the user's processes would be other users' to a
-    # test that looks for them meanwhile, as tests/22's backends does.)
-    swap_lock
-    # shellcheck disable=SC2119 # a student, not a victim
-    make_student && runner=as_student
-fi
-if is_root && [ -z "$runner" ]; then
-    fail "the requirements' checks run as a normal user" "cannot make a user: $(cat "$tmp/useradd.err")"
-else
-    bad=''
-    while read -r c; do
-        # shellcheck disable=SC2016 # run by that sh
-        ${runner:+$runner} env PATH=$user_path sh -c "$c" >"$out" 2>"$err"
-        st=$?
-        if [ $st -eq 127 ] || grep -q 'not found' "$err"; then bad="$bad [$c: exit $st, $(head -c 100 "$err")]"; fi
-    done <<EOF
-$req
-EOF
-    if [ -z "$bad" ]; then pass "the requirements' checks run as a normal user${runner:+ ($student)}, none 'not found'"
-    else fail "the requirements' checks run as a normal user, none 'not found'" "$bad"; fi
-fi
-
 # early FILE: "N NUMBER" for each number of answer N that FILE holds before
 # its exercise N: thousands with commas (fault and page counts) and times in
 # seconds, as docs/answers.md writes them.
@@ -234,6 +208,33 @@ case " $(unmarked "$tmp/root.md") " in
     *' 14 '*) pass "the check catches exercise 14's title without 'needs root'" ;;
     *) fail "the check catches exercise 14's title without 'needs root'" "got '$(unmarked "$tmp/root.md")'" ;;
 esac
+
+# Run the requirements' checks as a normal user: a real one when this is
+# root (as_student), else this user.  (Last, with the refusal below: the
+# part that takes a turn.)
+runner=''
+if is_root; then
+    # (Its turn first: the user's processes would be other users' to a
+    # test that looks for them meanwhile, as tests/22's backends does.)
+    swap_lock
+    # shellcheck disable=SC2119 # a student, not a victim
+    make_student && runner=as_student
+fi
+if is_root && [ -z "$runner" ]; then
+    fail "the requirements' checks run as a normal user" "cannot make a user: $(cat "$tmp/useradd.err")"
+else
+    bad=''
+    while read -r c; do
+        # shellcheck disable=SC2016 # run by that sh
+        ${runner:+$runner} env PATH=$user_path sh -c "$c" >"$out" 2>"$err"
+        st=$?
+        if [ $st -eq 127 ] || grep -q 'not found' "$err"; then bad="$bad [$c: exit $st, $(head -c 100 "$err")]"; fi
+    done <<EOF
+$req
+EOF
+    if [ -z "$bad" ]; then pass "the requirements' checks run as a normal user${runner:+ ($student)}, none 'not found'"
+    else fail "the requirements' checks run as a normal user, none 'not found'" "$bad"; fi
+fi
 
 # The refusal while other users' processes run: the sheet names the make
 # spelling, and so does the script itself, run for real as root beside a
