@@ -80,12 +80,12 @@ fi
 diag "box: $how"
 
 # (64 MB each in 16 MB boxes: the lesson's proportions, a quarter of its time.)
-# A class of 2 on a terminal (tmux, 200 x 40), beside the one below (two
+# A class of 2 on a terminal (tmux, 200 x 40; 32 MB each), beside the one below (two
 # classes at once: the fault counts are not what either checks).
 sock=''
 if command -v tmux >/dev/null 2>&1; then
     sock=$tmp/tmux
-    tmux -S "$sock" -f /dev/null new-session -d -x 200 -y 40 "env BOX=16M sh '$lab' class 2 64M; echo CLASS-DONE-\$?; sleep 60"
+    tmux -S "$sock" -f /dev/null new-session -d -x 200 -y 40 "env BOX=16M sh '$lab' class 2 32M; echo CLASS-DONE-\$?; sleep 60"
     # Its screen, every 50 ms until the class is done: a run's line while
     # it went is noted.
     (i=0
