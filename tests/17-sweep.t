@@ -66,13 +66,13 @@ status_of() {
 hold_in_swap() {
     p=$(procs)
     case $p in ''|*[!0-9]*) return 1 ;; esac
-    kill -CONT "$p"
+    signal_run -CONT "$p" swap || return 1
     i=0
     while [ $i -lt 6000 ] && status_of "$p" VmSwap && [ "${val:-0}" -eq 0 ]; do
         sleep 0.01
         i=$((i + 1))
     done
-    kill -STOP "$p" 2>/dev/null
+    signal_run -STOP "$p" swap
     wait_for stopped
 }
 # boxed_held OUT SIZE: ./swap SIZE of ours started in a 16 MB box, and held
@@ -92,13 +92,13 @@ self_stopped() {
 boxed_held() {
     sh "$box" run 16M sh -c "$held_cmd" swap-held "$swap" "$2" >"$1" 2>&1 9<&- &
     w=''
-    if wait_for self_stopped && kill -CONT "$w"; then
+    if wait_for self_stopped && status_of "$w" Name && signal_run -CONT "$w" "$val"; then
         i=0
         while [ $i -lt 100000 ] && status_of "$w" Name && [ "$val" != swap ]; do i=$((i + 1)); done
-        [ "$val" = swap ] && kill -STOP "$w" && wait_for stopped && return 0
+        [ "$val" = swap ] && signal_run -STOP "$w" swap && wait_for stopped && return 0
     fi
     diag "the run could not be held: ${w:-never seen stopped}, state $(state_of "${w:-0}")"
-    [ -z "$w" ] || kill -KILL "$w" 2>/dev/null
+    [ -z "$w" ] || { status_of "$w" Name && signal_run -KILL "$w" "$val"; }
     return 1
 }
 # end_held: a test stopped half-way (Ctrl-C, a prove timeout) ends the runs
@@ -107,8 +107,8 @@ boxed_held() {
 # ours: never a PID remembered from before.
 # shellcheck disable=SC2317 # called through at_exit
 end_held() {
-    ! self_stopped || kill -KILL "$w" 2>/dev/null
-    for p in $(procs); do kill -KILL "$p" 2>/dev/null; done
+    ! self_stopped || { status_of "$w" Name && signal_run -KILL "$w" "$val"; }
+    for p in $(procs); do signal_run -KILL "$p" swap; done
 }
 at_exit=end_held
 # stopped: every ./swap of ours is held (state T; t under strace, as in
