@@ -589,7 +589,7 @@ static void live_end(void)
     const char *p;
 
     if (fclose(live.mem) == EOF)
-        die("open_memstream");
+        die("fclose");
     stdout = live.screen;
     live.capturing = 0;
     live_erase();
@@ -710,9 +710,15 @@ static struct {
     uint64_t interval[KINDS][HEAT_BUCKETS];
 } latency;
 
+/* The power of two at or below ns (0 for 0 and 1). */
+static unsigned power_of(uint64_t ns)
+{
+    return 63 - (unsigned)__builtin_clzll(ns | 1);
+}
+
 static unsigned bucket_of(uint64_t ns)
 {
-    unsigned power = 63 - (unsigned)__builtin_clzll(ns | 1);
+    unsigned power = power_of(ns);
 
     if (ns < SUBS)
         return (unsigned)ns;
@@ -734,7 +740,7 @@ static uint64_t bucket_middle(unsigned b)
 
 static void heat_add(enum kind k, uint64_t ns)
 {
-    unsigned power = 63 - (unsigned)__builtin_clzll(ns | 1);
+    unsigned power = power_of(ns);
 
     if (power < HEAT_LO)
         power = HEAT_LO;
