@@ -22,7 +22,7 @@
 is_root || skip_all "not root: the runs that leave boxes, swapfiles and settings behind need root"
 need_box
 swap_lock
-plan 23
+plan 24
 # What is tested here is the sweep itself: the guards that root's flows
 # start (scripts/box guard) would undo what a kill -9 left before the
 # sweep could see it.  tests/22 tests a guard.
@@ -300,6 +300,20 @@ else
     fail "names without an owner tag are left alone" "$(cat "$err")"
 fi
 rm -f "$work_dir/swap-notours.$$" "$work_dir/swap-demo.$$.swapfile"
+# A name's owner is its PID *and* that process's start time: a folder
+# tagged with this live shell's PID but another start time was left by a
+# run whose PID has been given to this shell since, and goes; one with the
+# real start time is this shell's, and stays.
+start=$(sed -n 's/.*) //p' "/proc/$$/stat" | awk '{ print $20 }')
+mkdir -m 700 "$work_dir/swap-tmp.$$.$((start + 1))" "$work_dir/swap-tmp.$$.$start"
+run sh "$box" sweep
+if [ ! -e "$work_dir/swap-tmp.$$.$((start + 1))" ] && [ -d "$work_dir/swap-tmp.$$.$start" ]; then
+    pass "a live PID with another start time is a dead owner's (swept); with its own, a live one's (kept)"
+else
+    fail "a live PID with another start time is a dead owner's (swept); with its own, a live one's (kept)" \
+        "$(ls -d "$work_dir/swap-tmp.$$".* 2>&1)" "$(cat "$err")"
+fi
+rmdir "$work_dir/swap-tmp.$$".* 2>/dev/null
 
 # 7. With the guard (scripts/box guard), as a teacher's runs have it: a
 # flow killed with -9 while its run is held in its box leaves nothing 30 s
