@@ -91,7 +91,7 @@ if command -v tmux >/dev/null 2>&1; then
     (i=0
     while [ $i -lt 600 ]; do
         tmux -S "$sock" capture-pane -p -S - >"$tmp/screen" 2>/dev/null
-        grep -qE '^run   [12]: (starting|writing: |reading: |after writing)' "$tmp/screen" && : >"$tmp/seen"
+        grep -qE '^run   [12]: (writing: [0-9]+ MB|reading: [0-9]+ MB|after writing [0-9]+ MB:) +RSS +[0-9]+ MB  swap +[0-9]+ MB  major faults +[0-9]+$' "$tmp/screen" && : >"$tmp/seen"
         grep -q '^CLASS-DONE-' "$tmp/screen" && break
         sleep 0.05
         i=$((i + 1))
