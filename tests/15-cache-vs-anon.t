@@ -120,9 +120,11 @@ fi
 if [ -n "$lru_why" ]; then
     skip "interrupted under the other LRU: lru_gen/enabled back" "$lru_why"
 else
-    # Once a row of the other LRU is out, the next runs under it too.
+    # Once a row of the other LRU is out, the next runs under it too.  (At a
+    # quarter of the sizes, one swappiness: the rows before it are only the
+    # way there, and on an emulated machine took minutes.)
     other_lru=${want_lrus#* }
-    env CVA_REREAD_MAX=20 sh "$cva" 0 200 >"$out" 2>&1 &
+    env CVA_BOX=16M CVA_FILE_MB=10 CVA_SIZE=12M CVA_REREAD_MAX=2 sh "$cva" 0 >"$out" 2>&1 &
     pid=$!
     i=0
     while ! grep -q "^$other_lru " "$out" && running_child "$pid" && [ $i -lt 1800 ]; do sleep 0.1; i=$((i + 1)); done
