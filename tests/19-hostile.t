@@ -195,7 +195,7 @@ else
             for p in $(pgrep -u 0 -x sh); do
                 t=$p.$(sed -n "s/.*) //p" /proc/$p/stat 2>/dev/null | awk "{ print \$20 }")
                 for d in /tmp /var/tmp /var/lib/swap-lab /run/swap-lab "$2"; do
-                    [ -e "$d/swap-demo.$t.swapfile" ] || ln -s "$1" "$d/swap-demo.$t.swapfile" 2>/dev/null
+                    [ -e "$d/swap-demo.$t.swapfile" ] || [ -L "$d/swap-demo.$t.swapfile" ] || ln -s "$1" "$d/swap-demo.$t.swapfile" 2>/dev/null
                 done
             done
             sleep 0.02
@@ -249,7 +249,7 @@ else
                     # (valgrind says ??? for a user or host it cannot tell.)
                     for u in root "???"; do for h in "$3" "???"; do
                         f=$d/vgdb-pipe-shared-mem-vgdb-$p-by-$u-on-$h
-                        [ -e "$f" ] || ln -s "$1" "$f" 2>/dev/null
+                        [ -e "$f" ] || [ -L "$f" ] || ln -s "$1" "$f" 2>/dev/null
                     done; done
                 done
             done
