@@ -35,7 +35,8 @@ cva=$top/scripts/cache-vs-anon
 # another user's may run beside, and another test's plain runs).
 # state_of PID: its state letter (R, S, T, Z, ...), empty once it is gone.
 state_of() { sed -n 's/.*) \(.\).*/\1/p' "/proc/$1/stat" 2>/dev/null; }
-procs() { pgrep -u "$(id -u)" -f "^($swap|\./swap)( |\$)" | while read -r p; do
+# (The demo runs ./swap; systemd-run --scope starts it as $top/./swap.)
+procs() { pgrep -u "$(id -u)" -f "^($swap|$top/\./swap|\./swap)( |\$)" | while read -r p; do
     grep -q swap-box "/proc/$p/cgroup" 2>/dev/null || continue
     case $(state_of "$p") in Z|'') ;; *) echo "$p" ;; esac; done; }
 # shellcheck disable=SC2317 # called through wait_for
@@ -252,7 +253,7 @@ else
         # in use is out, the script switches, and the next row runs under it.
         in_use=classic
         [ $((lru & 1)) -eq 1 ] && in_use=MGLRU
-        env CVA_REREAD_MAX=20 sh "$cva" 0 >"$tmp/cva.out" 2>&1 &
+        env CVA_REREAD_MAX=2 sh "$cva" 0 >"$tmp/cva.out" 2>&1 &
         c=$!
         wait_max=3000
         wait_for grep -q "^$in_use re-read " "$tmp/cva.out"
