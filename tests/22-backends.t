@@ -35,7 +35,8 @@ if ! is_root; then
 fi
 need_box
 swap_lock
-plan 32
+tests=32
+plan "$tests"
 # Every run of the script here is 64 MB in a 16 MB box, the lesson's
 # proportions at a quarter of its size: each row shows the same readahead,
 # the same route of the pages and the same faults per page as 256 MB in
@@ -90,7 +91,7 @@ if [ "$rc" -eq 1 ] && grep -q 'other user' "$err"; then
     if [ "${TEST_BACKENDS:-0}" != 1 ]; then
         why="$(sed 's/^backends: //; s/ Run again.*//' "$err") (TEST_BACKENDS=1 runs it all the same)"
         i=$n
-        while [ $i -lt 31 ]; do skip "the rows, an interrupted and a killed run" "$why"; i=$((i + 1)); done
+        while [ $i -lt "$tests" ]; do skip "the rows, an interrupted and a killed run" "$why"; i=$((i + 1)); done
         done_testing
     fi
     yes=-y
