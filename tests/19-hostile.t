@@ -37,16 +37,26 @@ plan 43
 # bail WHY: the test cannot go on (one plan only: TAP's Bail out!).
 bail() { echo "Bail out! $*"; exit 1; }
 
-# fs.protected_* as they are, sampled every 50 ms until the end.
-# (Read by the shell itself: a process or two each 50 ms would take a CPU
-# of its own on an emulated machine.)
+# fs.protected_* as they are, sampled every 50 ms until the end, a line
+# each, as prot prints them.  (By one perl, which prove needs anyway: a
+# sleep started each 50 ms takes a CPU of its own on an emulated machine.)
 prot() {
     for f in symlinks regular fifos hardlinks; do
         v=; { read -r v <"/proc/sys/fs/protected_$f"; } 2>/dev/null; printf '%s ' "$v"
     done
 }
 protected_now=$(prot)
-(while :; do prot; echo; sleep 0.05; done) >"$tmp/protected.seen" 2>/dev/null &
+# shellcheck disable=SC2016 # perl's own variables
+perl -e '$| = 1;
+    while (1) {
+        for my $f (qw(symlinks regular fifos hardlinks)) {
+            my $v = "";
+            if (open(my $h, "<", "/proc/sys/fs/protected_$f")) { $v = <$h> // ""; chomp $v; close $h }
+            print "$v ";
+        }
+        print "\n";
+        select(undef, undef, undef, 0.05);
+    }' >"$tmp/protected.seen" 2>/dev/null &
 sampler=$!
 diag "student $student (UID $student_uid), victim $victim (UID $victim_uid); fs.protected_symlinks, _regular, _fifos, _hardlinks: $protected_now"
 

@@ -212,8 +212,10 @@ census() {
     # now (swap_lock: what it leaves for a moment on purpose is not a
     # leftover; it sweeps itself); then this test's tag (scripts/box:
     # PID.START) in the names of what it makes.
+    nl='
+'
     dirs=$(sh "$box" dirs) || exit 1
-    state_dir=$(echo "$dirs" | sed -n 1p) work_dir=$(echo "$dirs" | sed -n 2p)
+    state_dir=${dirs%%"$nl"*} work_dir=${dirs#*"$nl"}
     if [ -z "${no_sweep-}" ]; then
         if [ -n "${SWAP_TEST_TURN-}" ] || ! command -v flock >/dev/null 2>&1; then
             sh "$box" sweep -q
@@ -364,7 +366,7 @@ memcheck_opts='-q --vgdb=no --error-exitcode=99 --leak-check=full'
 
 # ------------------------------------------------ what a test may need
 
-is_root() { [ "$(id -u)" -eq 0 ]; }
+is_root() { [ "$self_uid" -eq 0 ]; }
 
 # swap_lock: this test's turn, among this user's tests, to swap, make
 # boxes and read what swap is on, until it ends: it waits for the test
