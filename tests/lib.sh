@@ -561,11 +561,16 @@ boxed_run_of() {
     return 1
 }
 # wait_for CMD...: until CMD succeeds, at most $wait_max tenths of a second
-# (60 s; an emulated machine may need more for rows of cache-vs-anon).
+# of sleep between looks (60 s; an emulated machine may need more for rows
+# of cache-vs-anon).  A tenth between looks for two seconds, then half a
+# second: a look starts a process or two, which an emulated machine, where
+# the waits are long, pays some 50 ms for each.
 wait_max=600
 wait_for() {
     i=0
-    while ! "$@" && [ $i -lt $wait_max ]; do sleep 0.1; i=$((i + 1)); done
+    while ! "$@" && [ $i -lt $wait_max ]; do
+        if [ $i -lt 20 ]; then sleep 0.1; i=$((i + 1)); else sleep 0.5; i=$((i + 5)); fi
+    done
     "$@"
 }
 
