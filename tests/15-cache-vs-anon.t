@@ -173,7 +173,7 @@ reaped_reader() {
     # shellcheck disable=SC2317 # called through wait_for
     held() {
         h=$(pgrep -u 0 -f "^/bin/sh $tmp/c/swap 12M\$") && [ "$(echo "$h" | wc -l)" -eq 1 ] &&
-            case $(sed -n 's/.*) \(.\).*/\1/p' "/proc/$h/stat") in T|t) ;; *) false ;; esac
+            case $(state_of "$h") in T|t) ;; *) false ;; esac
     }
     readers() { pgrep -u 0 -f '^sh -c i=0; while ' | wc -l; }
     # shellcheck disable=SC2317 # called through wait_for

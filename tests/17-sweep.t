@@ -33,8 +33,6 @@ cva=$top/scripts/cache-vs-anon
 # Our program in a box, this checkout's (the demo runs ./swap) and this
 # user's, running (a killed one may stay a zombie until PID 1 reaps it;
 # another user's may run beside, and another test's plain runs).
-# state_of PID: its state letter (R, S, T, Z, ...), empty once it is gone.
-state_of() { sed -n 's/.*) \(.\).*/\1/p' "/proc/$1/stat" 2>/dev/null; }
 # (The demo runs ./swap; systemd-run --scope starts it as $top/./swap.)
 procs() { pgrep -u "$(id -u)" -f "^($swap|$top/\./swap|\./swap)( |\$)" | while read -r p; do
     grep -q swap-box "/proc/$p/cgroup" 2>/dev/null || continue

@@ -146,7 +146,10 @@ start_rss() {
     (exec "$swap" "$@") >&8 &
     p=$!
     i=0
-    while [ "$(sed -n 's/.*) \(.\).*/\1/p' "/proc/$p/stat" 2>/dev/null)" != S ] || ! grep -q pipe_write "/proc/$p/wchan" 2>/dev/null; do
+    while :; do
+        w=''
+        { read -r w || :; } 2>/dev/null <"/proc/$p/wchan"
+        case "$(state_of "$p") $w" in S*pipe_write*) break ;; esac
         sleep 0.02; i=$((i + 1)); [ $i -lt 500 ] || break
     done
     awk '$1 == "RssAnon:" { print $2 }' "/proc/$p/status"

@@ -560,6 +560,14 @@ boxed_run_of() {
     done
     return 1
 }
+# state_of PID: its state letter (R, S, T, Z, ...), empty once it is gone.
+# Read by the shell itself: the tests ask it in loops.
+state_of() {
+    _so=''
+    { read -r _so <"/proc/$1/stat"; } 2>/dev/null || return 0
+    _so=${_so##*") "}
+    printf '%s\n' "${_so%% *}"
+}
 # wait_for CMD...: until CMD succeeds, at most $wait_max tenths of a second
 # of sleep between looks (60 s; an emulated machine may need more for rows
 # of cache-vs-anon).  A tenth between looks for two seconds, then half a
