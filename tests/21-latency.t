@@ -158,21 +158,27 @@ start_rss() {
     wait "$p" 2>/dev/null
     exec 8<&-
 }
+# Within eight pages: the same run's RssAnon at its start varies from run
+# to run by up to three pages here (148 to 160 kB in 48 runs, with -l or
+# without, 16M or 1G; 6.18), which failed a check of two pages once in a
+# suite.  Memory kept for each page of SIZE would be 256 kB or more for 1G
+# even at a byte a page (4 KiB pages).
 page_kb=$(($(getconf PAGESIZE) / 1024))
+near=$((8 * page_kb))
 # (At the start nothing is written yet: a 1G run needs no room for 1 GB.)
 for size in 16M 1G; do
     a=$(start_rss "$size") b=$(start_rss -l "$size")
-    if [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -le $((2 * page_kb)) ] && [ $((a - b)) -le $((2 * page_kb)) ]; then
-        pass "RssAnon at the start of $size: $a kB without -l, $b kB with it (within two pages)"
+    if [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -le $near ] && [ $((a - b)) -le $near ]; then
+        pass "RssAnon at the start of $size: $a kB without -l, $b kB with it (within eight pages)"
     else
-        fail "RssAnon at the start of $size: within two pages with -l and without" "without: $a kB, with: $b kB"
+        fail "RssAnon at the start of $size: within eight pages with -l and without" "without: $a kB, with: $b kB"
     fi
 done
 a=$(start_rss -l 16M) b=$(start_rss -l 1G)
-if [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -le $((2 * page_kb)) ]; then
-    pass "with -l, RssAnon at the start of 16M and of 1G: $a and $b kB"
+if [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -le $near ]; then
+    pass "with -l, RssAnon at the start of 16M and of 1G: $a and $b kB (within eight pages)"
 else
-    fail "with -l, RssAnon at the start of 16M and of 1G: within two pages" "$a and $b kB"
+    fail "with -l, RssAnon at the start of 16M and of 1G: within eight pages" "$a and $b kB"
 fi
 
 # ------------------------------------------------ in a box
