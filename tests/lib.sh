@@ -6,6 +6,9 @@
 # Environment:
 #   REQUIRE_BOX=1     a box test that cannot run fails instead of skipping
 #   TEST_SWAPFILE=1   as root with no swap on, make a temporary 1 GiB swapfile
+#   TEST_TURN_LOG=F   each test adds a line to F (a file of the caller's,
+#                     appended to) as it takes its turn and as it lets it
+#                     go: the chain of turns, which is make check's length
 #
 # make check runs three tests at a time (JOBS, in the Makefile).  Those
 # that swap, make boxes or read what swap is on take turns (swap_lock):
@@ -266,7 +269,7 @@ cleanup() {
     rm -rf "$tmp"
     # (Let go explicitly: a run still going on in the background holds the
     # same descriptor.)
-    [ -z "$turn" ] || flock -u 9
+    [ -z "$turn" ] || { turn_log ends; flock -u 9; }
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
@@ -380,6 +383,7 @@ swap_lock() {
     exec 9<"$state_dir" || return 1
     flock 9 || return 1
     turn=1
+    turn_log take
     export SWAP_TEST_TURN=1
     renice -n 0 -p $$ >/dev/null 2>&1
     [ -n "${no_sweep-}" ] || sh "$box" sweep -q
@@ -390,9 +394,10 @@ swap_lock() {
 # next test may use whatever swap is on.
 swap_done() {
     [ -z "$test_swapfile" ] || { sh "$box" swapoff "$test_swapfile" && test_swapfile=''; }
-    [ -z "$turn" ] || { flock -u 9 && exec 9<&- && turn=''; }
+    [ -z "$turn" ] || { turn_log ends && flock -u 9 && exec 9<&- && turn=''; }
     unset SWAP_TEST_TURN
 }
+turn_log() { [ -z "${TEST_TURN_LOG-}" ] || echo "$(date +%s.%N) $1 ${0##*/}" >>"$TEST_TURN_LOG"; }
 
 # Swap on, or as root with TEST_SWAPFILE=1 a temporary swapfile that the
 # cleanup turns off and deletes.  Swap that was on already is left alone.
