@@ -58,12 +58,15 @@ known() {
     fi
 }
 # A background job that ended, reaped by the shell while it slept, then
-# signalled by its old PID: ESRCH here, another's process on a busy machine.
-# (SIGWINCH, whose default is to be ignored: should the PID be someone's by
-# then, it ends nothing.  Signal 0, a mere probe, the census lets pass.)
+# signalled by its old PID.  The PID cannot be anyone's by then: the job
+# made itself a process group's leader and left a child in that group for
+# 2 s, and a PID is not used again while it names a live process group
+# (POSIX, XBD "Process ID Reuse"), so the kill finds no process (ESRCH).
+# (And SIGWINCH, ignored by default, all the same.  Signal 0, a mere probe,
+# the census lets pass.)
 # shellcheck disable=SC2016 # expanded by that sh
 known "the census catches a signal to a PID reaped earlier in the trace" '^BAD sh [0-9]+ kill PID [0-9]+ reaped earlier in the trace' \
-    sh -c 'sleep 0 & p=$!; sleep 0.3; kill -WINCH $p; true'
+    sh -c 'perl -e "setpgrp(0, 0); fork or select(undef, undef, undef, 2)" & p=$!; sleep 0.3; kill -WINCH $p; true'
 sleep 30 &
 outside=$!
 known "the census catches a signal to a process not of the traced tree" "^BAD kill [0-9]+ kill PID $outside not of the traced tree" kill -TERM "$outside"
