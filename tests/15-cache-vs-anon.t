@@ -1,12 +1,12 @@
 #!/bin/sh
 # scripts/cache-vs-anon, kept short (swappiness 0 and 200, few re-reads,
-# a quarter of its sizes): the kernel, cgroup and LRU first, a row per
-# value for the warm cache and for the re-read case, under each LRU where
-# the kernel has MGLRU, and afterwards no box, no file, vm.swappiness and
-# lru_gen/enabled as they were, also after an interrupt.  The re-reader
-# that ends before its row does, its PID reaped and handed to an
-# unprivileged user's process, is not signalled.  Not root: one line and
-# a non-zero exit.
+# a quarter of its sizes with 4 KiB pages): the kernel, cgroup and LRU
+# first, a row per value for the warm cache and for the re-read case,
+# under each LRU where the kernel has MGLRU, and afterwards no box, no
+# file, vm.swappiness and lru_gen/enabled as they were, also after an
+# interrupt.  The re-reader that ends before its row does, its PID reaped
+# and handed to an unprivileged user's process, is not signalled.  Not
+# root: one line and a non-zero exit.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cva=$top/scripts/cache-vs-anon
@@ -135,8 +135,9 @@ else
     # Interrupted the moment the script has switched the other LRU on, for
     # its first row.  (Seen in lru_gen/enabled itself, read by the shell:
     # waiting for that row's line, the script could end its last row and
-    # put the LRU back between two looks, as on the 64 KiB-page guest.  One
-    # swappiness, two re-reads: the rows before it are only the way there.)
+    # put the LRU back between two looks, as the 64 KiB-page guest's failure
+    # suggests.  One swappiness, two re-reads: the rows before it are only
+    # the way there.)
     env CVA_REREAD_MAX=2 sh "$cva" 0 >"$out" 2>&1 &
     pid=$!
     i=0 switched=$lru_before
