@@ -176,7 +176,7 @@ else
     TEST_SWAPFILE=1 sh -c '. "$(dirname "$0")/lib.sh"; want_swap && echo "$test_swapfile" && exec sleep 100' \
         "$top/tests/leaver" >"$tmp/leaver.out" 2>&1 &
     leaver=$!
-    wait_for grep -q swapfile "$tmp/leaver.out"
+    wait_for grep -qs swapfile "$tmp/leaver.out"
     own_kill -KILL "$leaver"
     sf=$(cat "$tmp/leaver.out")
     run sh "$top/tests/01-layout.t"

@@ -266,11 +266,17 @@ else
             sleep 0.005
         done' sh "$canary" "$open" "$(hostname)" 2>/dev/null &
     racer=$!
-    ok=1
+    # Three at once (their PIDs all in the racer's window), each waited
+    # for by its own PID: the sampler runs on in the background.
+    vg=''
     for i in 1 2 3; do
         # shellcheck disable=SC2086 # the options, a word each
-        (cd "$tmp/cwd" && valgrind $memcheck_opts "$swap" 8M) >"$out" 2>"$err" || ok=0
+        (cd "$tmp/cwd" && exec valgrind $memcheck_opts "$swap" 8M) >"$out.$i" 2>"$err.$i" &
+        vg="$vg $!"
     done
+    ok=1
+    for p in $vg; do wait "$p" || ok=0; done
+    cat "$err".[123] >"$err"
     runuser -u "$student" -- kill -KILL -1 2>/dev/null
     { wait "$racer"; } 2>/dev/null
     as_student find /tmp /var/tmp "$open" -maxdepth 1 -name 'vgdb-pipe-*' -delete 2>/dev/null
