@@ -22,7 +22,7 @@ swap_lock
 # shellcheck disable=SC2119 # a student, not a victim
 make_student || skip_all "cannot make a user: $(cat "$tmp/useradd.err")"
 make_student victim || skip_all "cannot make a second user: $(cat "$tmp/useradd.err")"
-plan 10
+plan 11
 
 # refused DESC WHY PROG: root's box run of PROG exits 126 with one line
 # that names PROG and WHY, and PROG (which would write $tmp/ran) never ran.
@@ -106,6 +106,32 @@ dirs_ms
 base=$ms
 as_victim rmdir "/tmp/swap-lab-$victim_uid" 2>/dev/null
 bound=$((3 * base > 2000 ? 3 * base : 2000))
+# Squatted between a look and the mkdir: the name is free when the
+# victim's lab_dirs starts, and the student makes it just before the
+# victim's mkdir of it (that mkdir waits for her folder).  The victim
+# still gets a folder of its own, not a refusal.
+fb=/tmp/swap-lab-$victim_uid
+# shellcheck disable=SC2016 # expanded by the victim's sh
+as_victim timeout 20 sh -c 'box_library=1 fb=$2; . "$1"
+    mkdir() { if [ "${3-}" = "$fb" ]; then i=0; while [ ! -d "$fb" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done; fi; command mkdir "$@"; }
+    lab_dirs && echo "$state_dir"' sh "$co/box" "$fb" >"$tmp/race.out" 2>"$tmp/race.err" &
+racing=$!
+sleep 0.3
+as_student mkdir "$fb"
+wait "$racing"
+rc=$?
+got=$(cat "$tmp/race.out")
+case $got in
+"$fb".??????) mine=$(stat -c '%U %a' "$got") ;;
+*) mine='' ;;
+esac
+if [ "$rc" -eq 0 ] && [ "$mine" = "$victim 700" ]; then
+    pass "squatted between the look and the mkdir: the victim's own folder ($got)"
+else
+    fail "squatted between the look and the mkdir: the victim's own folder" "exit $rc; got '$got' ($mine)" "$(cat "$tmp/race.err")"
+fi
+case $got in "$fb".??????) as_victim rmdir "$got" ;; esac
+as_student rmdir "$fb"
 # The squat: the victim's folder name, and 2,000 of its fallback's.
 # shellcheck disable=SC2016 # expanded by that sh
 as_student sh -c 'cd /tmp && mkdir "swap-lab-$1" && seq -f "swap-lab-$1.%06g" 1 2000 | xargs mkdir' sh "$victim_uid"
