@@ -67,9 +67,14 @@ known() {
 # shellcheck disable=SC2016 # expanded by that sh
 known "the census catches a signal to a PID reaped earlier in the trace" '^BAD sh [0-9]+ kill PID [0-9]+ reaped earlier in the trace' \
     sh -c 'perl -e "setpgrp(0, 0); fork or select(undef, undef, undef, 2)" & p=$!; sleep 0.3; kill -WINCH $p; true'
+# (The target, a child of this shell, stopped first: it cannot end on its
+# own and be reaped while the traced kill is on its way, however slow the
+# machine; a TERM waits for its CONT.)
 sleep 30 &
 outside=$!
+own_kill -STOP "$outside"
 known "the census catches a signal to a process not of the traced tree" "^BAD kill [0-9]+ kill PID $outside not of the traced tree" kill -TERM "$outside"
+own_kill -KILL "$outside"
 wait "$outside" 2>/dev/null
 # shellcheck disable=SC2016 # expanded by that sh
 known "a signal to a live child of the tree, and to one ended but not yet reaped: no BAD line" '^ok' \
