@@ -59,14 +59,16 @@ known() {
 }
 # A background job that ended, reaped by the shell while it slept, then
 # signalled by its old PID.  The PID cannot be anyone's by then: the job
-# made itself a process group's leader and left a child in that group for
-# 2 s, and a PID is not used again while it names a live process group
-# (POSIX, XBD "Process ID Reuse"), so the kill finds no process (ESRCH).
-# (And SIGWINCH, ignored by default, all the same.  Signal 0, a mere probe,
-# the census lets pass.)
+# made itself a process group's leader and left a child in that group
+# until the shell that sends the signal has gone (asked with signal 0
+# every 50 ms; at most 30 s), and a PID is not used again while it names
+# a live process group (POSIX, XBD "Process ID Reuse"), so the kill finds
+# no process (ESRCH), however slow the machine.  (And SIGWINCH, ignored by
+# default, all the same.  Signal 0, a mere probe, the census lets pass.)
 # shellcheck disable=SC2016 # expanded by that sh
 known "the census catches a signal to a PID reaped earlier in the trace" '^BAD sh [0-9]+ kill PID [0-9]+ reaped earlier in the trace' \
-    sh -c 'perl -e "setpgrp(0, 0); fork or select(undef, undef, undef, 2)" & p=$!; sleep 0.3; kill -WINCH $p; true'
+    sh -c 'perl -e "my \$sh = getppid; setpgrp(0, 0); fork and exit;
+        for (1 .. 600) { kill(0, \$sh) or last; select(undef, undef, undef, 0.05) }" & p=$!; sleep 0.3; kill -WINCH $p; true'
 # (The target, a child of this shell, stopped first: it cannot end on its
 # own and be reaped while the traced kill is on its way, however slow the
 # machine; a TERM waits for its CONT.)
