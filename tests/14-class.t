@@ -207,7 +207,7 @@ reaped_test() {
     first=$(for h in $(helpers); do echo "$(start_of "$h") $h"; done | sort -n | awk 'NR == 1 { print $2 }')
     second=$(helpers | grep -vx "$first")
     # shellcheck disable=SC2317 # called through wait_for
-    held() { r=$(pgrep -u 0 -P "$first" -f "^$swap -i 8388608 64M\$") && signal_run -STOP "$r" swap; }
+    held() { r=$(is_swap "$(pgrep -u "$run_uid" -P "$first" -f "^($swap|$gated_re) -i 8388608 64M\$")") && [ -n "$r" ] && signal_run -STOP "$r" swap; }
     # shellcheck disable=SC2317 # called through wait_for
     reaped() { [ ! -e "/proc/$second" ]; }
     if ! wait_for held || ! wait_for reaped; then

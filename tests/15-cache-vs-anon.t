@@ -183,7 +183,7 @@ reaped_reader() {
     # re-readers run.
     # shellcheck disable=SC2317 # called through wait_for
     held() {
-        h=$(pgrep -u 0 -f "^/bin/sh $tmp/c/swap $cva_size\$") && [ "$(echo "$h" | wc -l)" -eq 1 ] &&
+        h=$(pgrep -u "$run_uid" -f "^/bin/sh ($tmp/c/swap|$gated_re) $cva_size\$") && [ "$(echo "$h" | wc -l)" -eq 1 ] &&
             case $(state_of "$h") in T|t) ;; *) false ;; esac
     }
     readers() { pgrep -u 0 -f '^sh -c i=0; while ' | wc -l; }

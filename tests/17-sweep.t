@@ -34,7 +34,7 @@ cva=$top/scripts/cache-vs-anon
 # user's, running (a killed one may stay a zombie until PID 1 reaps it;
 # another user's may run beside, and another test's plain runs).
 # (The demo runs ./swap; systemd-run --scope starts it as $top/./swap.)
-procs() { pgrep -u "$(id -u)" -f "^($swap|$top/\./swap|\./swap)( |\$)" | while read -r p; do
+procs() { is_swap "$(pgrep -u "$run_uid" -f "^($swap|$top/\./swap|\./swap|$gated_re)( |\$)")" | while read -r p; do
     grep -q swap-box "/proc/$p/cgroup" 2>/dev/null || continue
     case $(state_of "$p") in Z|'') ;; *) echo "$p" ;; esac; done; }
 # shellcheck disable=SC2317 # called through wait_for
@@ -85,7 +85,7 @@ hold_in_swap() {
 held_cmd='kill -STOP $$ && exec "$@"'
 # shellcheck disable=SC2317 # called through wait_for
 self_stopped() {
-    w=$(pgrep -u "$(id -u)" -f "^([^ ]*/)?sh -c .* swap-held $swap [0-9]+M\$") || return 1
+    w=$(pgrep -u "$run_uid" -f "^(([^ ]*/)?sh|$gated_re) -c .* swap-held $swap [0-9]+M\$") || return 1
     case $(state_of "$w") in T|t) ;; *) return 1 ;; esac
 }
 boxed_held() {
@@ -327,7 +327,7 @@ rmdir "$work_dir/swap-tmp.$$".* 2>/dev/null
 held_in_box() { in_box_of "$g_tag" && hold; }
 # shellcheck disable=SC2317 # called through wait_for
 held_self() {
-    h=$(pgrep -u 0 -f "^/bin/sh $tmp/c/swap ") && [ "$(echo "$h" | wc -l)" -eq 1 ] &&
+    h=$(pgrep -u "$run_uid" -f "^/bin/sh ($tmp/c/swap|$gated_re) ") && [ "$(echo "$h" | wc -l)" -eq 1 ] &&
         case $(state_of "$h") in T|t) ;; *) false ;; esac
 }
 guarded() {
@@ -346,7 +346,7 @@ guarded() {
     # shellcheck disable=SC2317 # called through wait_for
     g_left() {
         procs
-        pgrep -u 0 -f "^/bin/sh $tmp/c/swap "
+        pgrep -u "$run_uid" -f "^/bin/sh ($tmp/c/swap|$gated_re) "
         boxes | grep -F -e "$g_tag" -e "$(echo "$g_tag" | tr . -)"
         ls -d "$work_dir"/swap-*."$g_tag".* "$state_dir"/swap-*."$g_tag".* 2>/dev/null
         grep -F "$g_tag" /proc/swaps

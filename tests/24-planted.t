@@ -22,7 +22,7 @@ swap_lock
 # shellcheck disable=SC2119 # a student, not a victim
 make_student || skip_all "cannot make a user: $(cat "$tmp/useradd.err")"
 make_student victim || skip_all "cannot make a second user: $(cat "$tmp/useradd.err")"
-plan 11
+plan 12
 
 # refused DESC WHY PROG: root's box run of PROG exits 126 with one line
 # that names PROG and WHY, and PROG (which would write $tmp/ran) never ran.
@@ -43,12 +43,12 @@ echo ran >"$1"'
 # shellcheck disable=SC2016 # expanded by that sh
 sd=$(as_student mktemp -d /tmp/swap-plant.XXXXXX) && as_student chmod 755 "$sd" &&
     printf '%s\n' "$prog" | as_student sh -c 'cat >"$1" && chmod 755 "$1"' sh "$sd/zeros"
-refused "her program in /tmp" "belongs to UID $student_uid" "$sd/zeros"
+refused "her program in /tmp" "/tmp, a folder on the way, may be written by others (mode 1777: sticky, so only an entry's owner may replace it, but anyone may make a name there first)" "$sd/zeros"
 
 # Root's own, under a name in /tmp (made exclusively here, so that the
 # test itself follows nothing she planted).
 rp=$(mktemp /tmp/swap-root-zeros.XXXXXX) && printf '%s\n' "$prog" >"$rp" && chmod 755 "$rp"
-refused "root's own program under a name in /tmp" "/tmp, a folder above it, may be written by others (mode 1777)" "$rp"
+refused "root's own program under a name in /tmp" "/tmp, a folder on the way, may be written by others (mode 1777: sticky, so only an entry's owner may replace it, but anyone may make a name there first); keep the program in a folder only you or root can write" "$rp"
 rm -f "$rp"
 
 # Root's, in root's own folder, but group-writable; and root's, below a
@@ -57,7 +57,7 @@ mkdir -m 755 "$tmp/bin" "$tmp/open" && chgrp "$student" "$tmp/open" && chmod 775
 printf '%s\n' "$prog" >"$tmp/bin/gw" && chmod 775 "$tmp/bin/gw"
 refused "root's program that a group may write" "may be written by others (mode 775)" "$tmp/bin/gw"
 printf '%s\n' "$prog" >"$tmp/open/zeros" && chmod 755 "$tmp/open/zeros"
-refused "root's program below a folder her group may write" "$tmp/open, a folder above it, may be written by others (mode 775)" "$tmp/open/zeros"
+refused "root's program below a folder her group may write" "$tmp/open, a folder on the way, may be written by others (mode 775)" "$tmp/open/zeros"
 
 # The user who ran sudo: her program, in a folder of hers (below root's),
 # is hers to run; without sudo's word it is refused like any other.
@@ -132,6 +132,25 @@ else
 fi
 case $got in "$fb".??????) as_victim rmdir "$got" ;; esac
 as_student rmdir "$fb"
+# A hard link at the name, to a file of the victim's that anyone may
+# write (fs.protected_hardlinks lets her link such a file): not a folder
+# of the victim's, so a squat like the others, and the victim keeps to a
+# folder of its own, not a refusal.
+# shellcheck disable=SC2016 # expanded by the victim's sh
+vf=$(as_victim sh -c 'f=$(mktemp /var/tmp/swap-vf.XXXXXX) && chmod 666 "$f" && echo "$f"')
+if [ -n "$vf" ] && as_student ln "$vf" "$fb" 2>"$tmp/ln.err"; then
+    dirs_ms
+    case $got in "$fb".??????) mine=$(stat -c '%U %a' "$got") ;; *) mine='' ;; esac
+    if [ "$mine" = "$victim 700" ]; then
+        pass "a hard link at the name, to the victim's file: the victim's own folder ($got)"
+    else
+        fail "a hard link at the name, to the victim's file: the victim's own folder" "got '$got' ($mine)" "$(cat "$tmp/dirs.err")"
+    fi
+    case $got in "$fb".??????) as_victim rmdir "$got" ;; esac
+else
+    fail "a hard link at the name, to the victim's file" "cannot make it: $(cat "$tmp/ln.err")"
+fi
+as_victim rm -f "$fb" "$vf"
 # The squat: the victim's folder name, and 2,000 of its fallback's.
 # shellcheck disable=SC2016 # expanded by that sh
 as_student sh -c 'cd /tmp && mkdir "swap-lab-$1" && seq -f "swap-lab-$1.%06g" 1 2000 | xargs mkdir' sh "$victim_uid"

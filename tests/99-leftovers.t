@@ -25,10 +25,11 @@ is "no box cgroup of an ended run is left${dirs:+: $dirs}" "${#dirs}" -eq 0
 temps=$(find "$state_dir" "$work_dir" -mindepth 1 -maxdepth 1 -name 'swap-*' 2>/dev/null | sort -u | keep_gone)
 is "no temporary file, folder or record of an ended run is left${temps:+: $temps}" "${#temps}" -eq 0
 # Besides what runs own (swap-*), only the container base that
-# TEST_BUILD_STAGE=1 keeps (docs/tests.md).
-other=$(find "$state_dir" "$work_dir" -mindepth 1 -maxdepth 1 ! -name 'swap-*' ! -name 'container-base.*.tar' 2>/dev/null | sort -u)
-is "nothing else in this user's folders but the kept container base${other:+: $other}" "${#other}" -eq 0
-procs=$(pgrep -u "$(id -u)" -f "^$top/swap( |\$)" 2>/dev/null)
+# TEST_BUILD_STAGE=1 keeps (docs/tests.md), and the guards' log where
+# there is no system log (scripts/box, guard_sweep).
+other=$(find "$state_dir" "$work_dir" -mindepth 1 -maxdepth 1 ! -name 'swap-*' ! -name 'container-base.*.tar' ! -name guard.log 2>/dev/null | sort -u)
+is "nothing else in this user's folders but the kept container base and the guards' log${other:+: $other}" "${#other}" -eq 0
+procs=$(is_swap "$(pgrep -u "$run_uid" -f "^($top/swap|$gated_re)( |\$)" 2>/dev/null)")
 is "no ./swap process of this checkout is left${procs:+: $procs}" "${#procs}" -eq 0
 # The sweep sees the same: it would undo nothing, and finds nothing odd.
 run sh "$box" sweep -n

@@ -250,6 +250,16 @@ census() {
     CLASS_EVERY=0.1
     export CLASS_EVERY
     out=$tmp/out err=$tmp/err rc=0 self_uid=$(id -u)
+    # Whose runs root's flows start: as root under sudo (SUDO_UID, as a
+    # teacher's sudo make check has it), the user who ran sudo's; else
+    # this user's (scripts/box, gate).  And how a program root ran through
+    # the gate shows: its command line starts /proc/self/fd/9 (a script's,
+    # after its interpreter), its name is 9.
+    run_uid=$self_uid
+    if [ "$self_uid" -eq 0 ]; then
+        case ${SUDO_UID-} in ''|0|*[!0-9]*) ;; *) run_uid=$SUDO_UID ;; esac
+    fi
+    gated_re=/proc/self/fd/9
     n=0 failures=0
 }
 
@@ -516,7 +526,8 @@ own_kill() {
 # signal_run SIG PID NAME: PID, a run found a moment before (by pgrep: not
 # a child of this shell, which own_kill is for), signalled only if the
 # shell itself reads it, just before the kill, as a live process of this
-# user named NAME: it may have ended since, and its PID be another user's.
+# user's (or of run_uid's) named NAME (or, as root, 9: a program run
+# through the gate): it may have ended since, and its PID be another user's.
 # (read and kill are builtins: nothing is started between the look and the
 # kill.)
 signal_run() {
@@ -524,7 +535,8 @@ signal_run() {
     { while read -r _sr_k _sr_a _sr_b _; do
         case $_sr_k in Name:) _sr_name=$_sr_a ;; State:) _sr_state=$_sr_a ;; Uid:) _sr_uid=$_sr_b ;; esac
     done <"/proc/$2/status"; } 2>/dev/null
-    [ "$_sr_name" = "$3" ] && [ "$_sr_uid" = "$self_uid" ] && [ "$_sr_state" != Z ] && kill "$1" "$2" 2>/dev/null
+    { [ "$_sr_name" = "$3" ] || { is_root && [ "$_sr_name" = 9 ]; }; } &&
+        { [ "$_sr_uid" = "$self_uid" ] || [ "$_sr_uid" = "$run_uid" ]; } && [ "$_sr_state" != Z ] && kill "$1" "$2" 2>/dev/null
 }
 # plant_at PID: a process of the student's (make_student), a sleep, at
 # PID, which has just been freed: as root, the next PID the kernel hands
@@ -551,9 +563,13 @@ running_child() {
 }
 
 # runs_of ARGS: the PIDs of this checkout's ./swap running with exactly
-# ARGS, of this user's: another user's process may wear the same command
-# line (a student's perl can set its $0 to anything).
-runs_of() { pgrep -u "$(id -u)" -f "^$swap $1\$"; }
+# ARGS, of this user's (of run_uid's: root's flows run it as the user who
+# ran sudo), by name or through the gate, and truly it (/proc/PID/exe):
+# another user's process may wear the same command line (a student's perl
+# can set its $0 to anything).
+runs_of() { is_swap "$(pgrep -u "$run_uid" -f "^($swap|$gated_re) $1\$")"; }
+# is_swap PIDS: those of PIDS whose program is this checkout's ./swap.
+is_swap() { for _is_p in $1; do [ "$(readlink "/proc/$_is_p/exe" 2>/dev/null)" != "$swap" ] || echo "$_is_p"; done; }
 
 # boxes: this user's boxes (cgroups swap-box.TAG, systemd scopes
 # swap-box-PID-START.scope).  boxed_run_of TAG: a process runs in the box

@@ -1,0 +1,237 @@
+#!/bin/sh
+# Root runs exactly the file it checked, with the rights of the one who
+# asked, writes only where that one may, and its guard outlives a machine
+# out of PIDs (scripts/box: gate, guard_watch; scripts/lab: out_ok, put_out).
+#  - A student flips a link to the program, and a link to a folder in the
+#    middle of its path, between her script and a program of root's, while
+#    root asks for 200 runs of it: her canary never runs as root.
+#  - lab demo and lab plot refuse her program before any run, the plain
+#    one too; box run under sudo runs the program as the user who ran it.
+#  - lab plot OUT, OUT a link to a folder only root may write: nothing is
+#    written there; OUT in a folder the asker may not write: refused first.
+#  - The guard with its forks denied (a pids cgroup): still there, and the
+#    machine as found within 30 s of the PIDs coming back; its log in
+#    root's state folder where there is no /dev/log.
+#  - box run -p whose caller has gone at once: no box that the sweep
+#    leaves running.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+is_root || skip_all "not root: the runs under test are root's"
+if ! command -v useradd >/dev/null 2>&1 || ! command -v runuser >/dev/null 2>&1; then
+    skip_all "no useradd or runuser, to make an unprivileged user"
+fi
+# Its turn: its boxes, guard and changed swappiness are for the machine.
+swap_lock
+# shellcheck disable=SC2119 # a student, not a victim
+make_student || skip_all "cannot make a user: $(cat "$tmp/useradd.err")"
+plan 16
+
+# The student's home (a folder of hers below root's, as /home/NAME is),
+# with her canary: a script that writes the user it ran as into her
+# folder (which root could write too), and the links she flips.  Root's
+# program, in root's folder, is the links' other end.
+hd=/var/lib/swap-canary.$tag/home
+mkdir -m 755 "${hd%/*}" "$hd" && chown "$student:$student" "$hd"
+# shellcheck disable=SC2016 # the canary's own $0
+printf '#!/bin/sh\nid -u >>"%s/ran-as"\n' "$hd" | as_student sh -c 'cat >"$1" && chmod 755 "$1"' sh "$hd/canary"
+as_student mkdir "$hd/hers"
+as_student cp "$hd/canary" "$hd/hers/prog"
+mkdir -m 755 "$tmp/root" && printf '#!/bin/sh\nexit 0\n' >"$tmp/root/prog" && chmod 755 "$tmp/root/prog"
+chmod 755 "$tmp"
+ran_as_root() { grep -qx 0 "$hd/ran-as" 2>/dev/null; }
+
+# 1-2. The flip race: her links (the program itself, and a folder in the
+# middle of its path) flip between hers and root's as fast as she can,
+# while root asks for 200 runs through them: 180 through the gate in one
+# shell (scripts/box's own gate and exec, as box run does them, without
+# the sweep and the probe around each), and 20 whole box runs.
+# shellcheck disable=SC2016 # expanded by her sh
+as_student sh -c 'cd "$1" || exit 1
+    while [ ! -e stop ]; do
+        ln -sfn "$2/prog" prog; ln -sfn "$2" mid
+        ln -sfn canary prog; ln -sfn hers mid
+    done' sh "$hd" "$tmp/root" &
+flipper=$!
+wait_for test -L "$hd/mid"
+# shellcheck disable=SC2016 # expanded by that sh
+refused=$(sh -c 'box_library=1 box_self=$1; . "$1"; r=0 i=0
+    while [ $i -lt 90 ]; do
+        for p in "$2/prog" "$2/mid/prog"; do
+            if gate "$p"; then $asker "$gated"; else r=$((r + 1)); fi
+        done
+        i=$((i + 1))
+    done
+    echo "$r"' sh "$box" "$hd")
+i=0
+while [ $i -lt 10 ]; do
+    for p in "$hd/prog" "$hd/mid/prog"; do
+        BOX_GUARD=0 sh "$box" run 16M "$p" >/dev/null 2>"$err"
+        [ $? -ne 126 ] || refused=$((refused + 1))
+    done
+    i=$((i + 1))
+done
+as_student touch "$hd/stop"
+wait "$flipper"
+if ! ran_as_root && [ "$refused" -eq 200 ]; then
+    pass "200 root runs through her flipping links: all refused ($(head -n 1 "$err")), her canary never ran as root"
+else
+    fail "200 root runs through her flipping links: her canary never runs as root" "refused $refused; ran as: $(tr '\n' ' ' <"$hd/ran-as" 2>/dev/null)"
+fi
+# Under sudo, her links are the asker's own: what runs, runs as her.
+as_student rm -f "$hd/ran-as" "$hd/stop"
+as_student ln -sfn canary "$hd/prog"
+SUDO_UID=$student_uid SUDO_GID=$(id -g "$student") BOX_GUARD=0 sh "$box" run 16M "$hd/prog" >"$out" 2>"$err"
+rc=$?
+if [ "$rc" -eq 0 ] && [ "$(cat "$hd/ran-as" 2>/dev/null)" = "$student_uid" ]; then
+    pass "under her sudo, her linked program runs, as her (UID $student_uid)"
+else
+    fail "under her sudo, her linked program runs, as her" "exit $rc; ran as: $(cat "$hd/ran-as" 2>/dev/null)" "$(cat "$err")"
+fi
+as_student rm -f "$hd/ran-as"
+# Her folder in /tmp, for what follows: the sticky /tmp on its way.
+sd=$(as_student mktemp -d /tmp/swap-flip.XXXXXX) && as_student chmod 755 "$sd" && as_student cp "$hd/canary" "$sd/canary"
+
+# 3-4. box run under sudo: the program inside is the user's, and so is its
+# output folder's business; without sudo, root.
+SUDO_UID=$student_uid SUDO_GID=$(id -g "$student") BOX_GUARD=0 run sh "$box" run 16M id -u
+is "box run under sudo (SUDO_UID=$student_uid): id -u inside prints the user's" "$(cat "$out")" -eq "$student_uid"
+BOX_GUARD=0 run sh "$box" run 16M id -u
+is "box run as root alone: id -u inside prints 0" "$(cat "$out")" -eq 0
+
+# 5-7. lab demo and lab plot: her program refused before any run, the
+# plain one too.
+for flow in "demo" "plot $tmp/fig.svg"; do
+    # shellcheck disable=SC2086 # the flow and its OUT, a word each
+    run sh "$lab" $flow "$hd/canary"
+    if [ "$rc" -eq 126 ] && ! ran_as_root && [ ! -e "$hd/ran-as" ] && grep -q "refusing to run $hd/canary as root: .*belongs to UID $student_uid" "$err" &&
+        [ ! -s "$out" ]; then
+        pass "lab ${flow%% *} with her program: refused (126), nothing run ($(head -n 1 "$err" | cut -c1-100))"
+    else
+        fail "lab ${flow%% *} with her program: refused, nothing run" "exit $rc; ran as: $(cat "$hd/ran-as" 2>/dev/null)" "$(cat "$out" "$err")"
+    fi
+done
+SUDO_UID=$student_uid SUDO_GID=$(id -g "$student") run sh "$lab" demo id -u
+is "lab demo under sudo: the plain run is the user's (id -u prints $student_uid)" "$(sed -n 2p "$out")" -eq "$student_uid"
+
+# 8-10. lab plot OUT: a link of hers at OUT to a folder only root may write;
+# an OUT in a folder she may not write.
+mkdir -m 700 "$tmp/rootonly"
+as_student ln -s "$tmp/rootonly" "$sd/fig.svg"
+if want_swap; then
+    SUDO_UID=$student_uid SUDO_GID=$(id -g "$student") BOX=16M run sh "$lab" plot "$sd/fig.svg" "$swap" 8M
+    if [ "$rc" -eq 0 ] && [ -z "$(ls -A "$tmp/rootonly")" ] && [ -f "$sd/fig.svg" ] && [ ! -L "$sd/fig.svg" ] &&
+        [ "$(stat -c %u "$sd/fig.svg")" = "$student_uid" ] && grep -q '<svg' "$sd/fig.svg"; then
+        pass "lab plot under her sudo, OUT her link to root's folder: her own file in its place, nothing in root's folder"
+    else
+        fail "lab plot under her sudo, OUT her link to root's folder: nothing in root's folder" "exit $rc; root's folder: $(ls -A "$tmp/rootonly"); OUT: $(ls -l "$sd/fig.svg")" "$(cat "$err")"
+    fi
+    as_student rm -f "$sd/fig.svg" && as_student ln -s "$tmp/rootonly" "$sd/fig.svg"
+    BOX=16M run sh "$lab" plot "$sd/fig.svg" "$swap" 8M
+    if [ "$rc" -eq 0 ] && [ -z "$(ls -A "$tmp/rootonly")" ] && [ -f "$sd/fig.svg" ] && [ ! -L "$sd/fig.svg" ]; then
+        pass "lab plot as root alone, OUT her link to root's folder: the link replaced, nothing in root's folder"
+    else
+        fail "lab plot as root alone, OUT her link to root's folder: nothing in root's folder" "exit $rc; root's folder: $(ls -A "$tmp/rootonly"); OUT: $(ls -l "$sd/fig.svg")" "$(cat "$err")"
+    fi
+else
+    box_skip "lab plot under her sudo, OUT her link to root's folder" "$swap_why"
+    box_skip "lab plot as root alone, OUT her link to root's folder" "$swap_why"
+fi
+SUDO_UID=$student_uid SUDO_GID=$(id -g "$student") run sh "$lab" plot "$tmp/rootonly/fig.svg" "$swap" 8M
+if [ "$rc" -ne 0 ] && [ -z "$(ls -A "$tmp/rootonly")" ] && grep -q "cannot write $tmp/rootonly/fig.svg" "$err" &&
+    ! grep -q running "$err"; then
+    pass "lab plot under her sudo, OUT in root's folder: refused before any run ($(head -n 1 "$err"))"
+else
+    fail "lab plot under her sudo, OUT in root's folder: refused before any run" "exit $rc" "$(cat "$err")"
+fi
+
+# 11-14. The guard with its forks denied.  An owner (a sleep of ours) with a
+# box (a process in it) and a changed vm.swappiness, each with its record;
+# its guard put in a pids cgroup that lets it no fork; the owner killed.
+pids_mnt=$(awk '$3 == "cgroup" && $4 ~ /(^|,)pids(,|$)/ { print $2; exit }' /proc/mounts)
+[ -n "$pids_mnt" ] || { grep -qw pids /sys/fs/cgroup/cgroup.controllers 2>/dev/null && pids_mnt=/sys/fs/cgroup; }
+guard_test() {
+    desc="the guard with its forks denied"
+    { [ -n "$pids_mnt" ] && [ -w "$pids_mnt" ]; } || { skip "$desc" "no writable pids controller (cgroup v1 pids, or v2 with pids on)"; return 1; }
+    mem=$(sh "$box" how) || { box_skip "$desc" "no box: ${mem#none: }"; return 1; }
+    case $mem in cgroup1*|cgroup2*) mem=${mem#* } ;; *) skip "$desc" "the box is a systemd scope here: the test makes a cgroup box of its own"; return 1 ;; esac
+    sleep 600 9<&- &
+    owner=$!
+    otag=$(sh "$box" tag "$owner")
+    was=$(cat /proc/sys/vm/swappiness)
+    new=$((was == 33 ? 34 : 33))
+    { echo "$was" | (umask 077 && dd of="$state_dir/swap-test.$otag.swappiness" conv=excl status=none) &&
+        echo "$new" >/proc/sys/vm/swappiness && mkdir "$mem/swap-box.$otag"; } || { fail "$desc" "cannot make the owner's box and record"; own_kill -KILL "$owner"; return 1; }
+    sh -c 'echo $$ >"$1/cgroup.procs" && exec sleep 600' sh "$mem/swap-box.$otag" 9<&- &
+    boxed=$!
+    sh "$box" guard "$otag"
+    # shellcheck disable=SC2317 # called through wait_for
+    guard_pid() { g=$(pgrep -u 0 -f "^sh .*/scripts/box watch $otag\$"); [ -n "$g" ]; }
+    wait_for guard_pid || { fail "$desc" "its guard did not start"; own_kill -KILL "$owner" "$boxed"; return 1; }
+    pc=$pids_mnt/swap-box.$tag.pids
+    { mkdir "$pc" && echo 1 >"$pc/pids.max" && echo "$g" >"$pc/cgroup.procs"; } ||
+        { fail "$desc" "cannot put the guard in $pc"; own_kill -KILL "$owner"; return 1; }
+    own_kill -KILL "$owner"
+    wait "$owner" 2>/dev/null
+    # Until the guard has been denied forks three times (pids.events
+    # counts them): what it was meant to undo is all still there, and the
+    # guard lives on.
+    # shellcheck disable=SC2317 # called through wait_for
+    denied() { [ "$(awk '$1 == "max" { print $2 }' "$pc/pids.events" 2>/dev/null)" -ge 3 ] 2>/dev/null; }
+    if wait_for denied && [ -d "$mem/swap-box.$otag" ] && [ "$(cat /proc/sys/vm/swappiness)" -eq "$new" ]; then
+        pass "$desc: its owner killed, it cannot fork ($(awk '$1 == "max" { print $2 }' "$pc/pids.events") forks denied), nothing undone yet"
+    else
+        fail "$desc: its owner killed, its forks denied" "denied: $(cat "$pc/pids.events" 2>/dev/null); box: $(ls -d "$mem/swap-box.$otag" 2>&1)"
+    fi
+    state_of "$g" >"$tmp/gstate"
+    is "$desc: the guard is still there (PID $g)" "$(grep -c '[RSDT]' "$tmp/gstate")" -eq 1
+    echo max >"$pc/pids.max"
+    t0=$(date +%s)
+    # shellcheck disable=SC2317 # called through wait_for
+    undone() { [ ! -d "$mem/swap-box.$otag" ] && [ "$(cat /proc/sys/vm/swappiness)" -eq "$was" ] && [ ! -e "$state_dir/swap-test.$otag.swappiness" ]; }
+    wait_max=300 wait_for undone
+    t=$(($(date +%s) - t0))
+    if undone && [ "$t" -le 30 ]; then
+        pass "$desc: the PIDs back, the machine as found in $t s (box ended, vm.swappiness $was again)"
+    else
+        fail "$desc: the PIDs back, the machine as found within 30 s" "after $t s: box $(ls -d "$mem/swap-box.$otag" 2>&1); vm.swappiness $(cat /proc/sys/vm/swappiness), was $was"
+    fi
+    wait "$boxed" 2>/dev/null
+    if [ -S /dev/log ]; then
+        skip "$desc: its log" "/dev/log is here: the guard logs to the system log"
+    elif grep -q "swap-box.$otag" "$state_dir/guard.log" 2>/dev/null; then
+        pass "$desc: no /dev/log, its log in root's state folder ($(grep "swap-box.$otag" "$state_dir/guard.log" | tail -n 1 | cut -c1-120))"
+    else
+        fail "$desc: no /dev/log, its log in root's state folder" "$state_dir/guard.log: $(tail -n 3 "$state_dir/guard.log" 2>&1)"
+    fi
+    # shellcheck disable=SC2016 # expanded by that sh
+    wait_for sh -c '! pgrep -f "box watch $1\$" >/dev/null' sh "$otag"
+    rmdir "$pc"
+}
+guard_test || { n=$((n + 3)); for k in 1 2 3; do echo "ok $((n - 3 + k)) - the guard with its forks denied # SKIP as above"; done; }
+
+# 15-16. box run -p whose caller is gone at once: the helper refuses, or its
+# box is one the sweep ends; no box with a process in it is left.
+for k in 1 2 3; do
+    sh -c 'sh "$1" run -p 7 16M sleep 60 9<&- >/dev/null 2>&1 & echo $!; exit 0' sh "$box" >>"$tmp/helpers"
+done
+# shellcheck disable=SC2317 # called through wait_for
+settled() {
+    while read -r h; do
+        [ -e "/proc/$h" ] || continue
+        # still starting: not yet in a box of its own
+        boxed_run_of "" || return 1
+    done <"$tmp/helpers"
+}
+wait_for settled
+sh "$box" sweep 2>"$tmp/sweep.err"
+# shellcheck disable=SC2317 # called through wait_for
+helpers_gone() { while read -r h; do [ ! -e "/proc/$h" ] || return 1; done <"$tmp/helpers"; }
+wait_for helpers_gone
+left=$(for d in $(boxes); do case $d in *swap-box.*.7) [ -z "$(cat "$d/cgroup.procs" 2>/dev/null)" ] || echo "$d" ;; esac; done)
+is "box run -p 7 with its caller gone at once, three times: no box left with a process in it${left:+: $left}" "${#left}" -eq 0
+if helpers_gone; then
+    pass "and no helper left running ($(tr '\n' ' ' <"$tmp/sweep.err" | cut -c1-160))"
+else
+    fail "and no helper left running" "$(xargs ps -o pid=,args= -p <"$tmp/helpers")"
+fi
+done_testing
