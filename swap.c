@@ -78,7 +78,10 @@
 #define UNLIMITED ULLONG_MAX
 #define V1_NO_LIMIT (1ULL << 62)
 
-static const char *progname = "swap";
+/* The name every message starts with: always "swap", whatever the program
+ * was started as (root's lab runs it through /proc/self/fd/9, the very file
+ * it checked, so argv[0] is no name to show a student). */
+static const char *const progname = "swap";
 
 /* ------------------------------------------------------------------ errors */
 
@@ -1364,7 +1367,6 @@ static const char *read_label(enum order order)
 
 int main(int argc, char *argv[])
 {
-    const char *slash = strrchr(argv[0] != NULL ? argv[0] : "swap", '/');
     struct options opt;
     struct progress progress;
     long page;
@@ -1375,8 +1377,6 @@ int main(int argc, char *argv[])
     struct stall stall = { 0 };
     double seconds;
 
-    if (argv[0] != NULL && argv[0][0] != '\0')
-        progname = slash != NULL ? slash + 1 : argv[0];
     opt = parse_args(argc, argv);
     latency.on = opt.latency;
     latency.heat = opt.latency && opt.step != 0;
