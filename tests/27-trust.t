@@ -95,7 +95,7 @@ sd=$(as_student mktemp -d /tmp/swap-flip.XXXXXX) && as_student chmod 755 "$sd" &
 # output folder's business; without sudo, root.
 SUDO_UID=$student_uid SUDO_GID=$(id -g "$student") BOX_GUARD=0 run sh "$box" run 16M id -u
 is "box run under sudo (SUDO_UID=$student_uid): id -u inside prints the user's" "$(cat "$out")" -eq "$student_uid"
-BOX_GUARD=0 run sh "$box" run 16M id -u
+BOX_GUARD=0 run env -u SUDO_UID -u SUDO_GID sh "$box" run 16M id -u
 is "box run as root alone: id -u inside prints 0" "$(cat "$out")" -eq 0
 
 # 5-7. lab demo and lab plot: her program refused before any run, the
@@ -126,7 +126,7 @@ if want_swap; then
         fail "lab plot under her sudo, OUT her link to root's folder: nothing in root's folder" "exit $rc; root's folder: $(ls -A "$tmp/rootonly"); OUT: $(ls -l "$sd/fig.svg")" "$(cat "$err")"
     fi
     as_student rm -f "$sd/fig.svg" && as_student ln -s "$tmp/rootonly" "$sd/fig.svg"
-    BOX=16M run sh "$lab" plot "$sd/fig.svg" "$swap" 8M
+    BOX=16M run env -u SUDO_UID -u SUDO_GID sh "$lab" plot "$sd/fig.svg" "$swap" 8M
     if [ "$rc" -eq 0 ] && [ -z "$(ls -A "$tmp/rootonly")" ] && [ -f "$sd/fig.svg" ] && [ ! -L "$sd/fig.svg" ]; then
         pass "lab plot as root alone, OUT her link to root's folder: the link replaced, nothing in root's folder"
     else

@@ -265,9 +265,10 @@ census() {
 
 # at_exit: a function of the test's, run first on the way out (a test
 # stopped by a signal too).
-test_swapfile='' thp_saved='' users='' turn='' at_exit=''
+test_swapfile='' thp_saved='' users='' turn='' at_exit='' asker_tmp=''
 cleanup() {
     [ -z "$at_exit" ] || "$at_exit"
+    [ -z "$asker_tmp" ] || as_asker rm -rf "$asker_tmp"
     [ -z "$test_swapfile" ] || sh "$box" swapoff "$test_swapfile"
     if [ -n "$thp_saved" ]; then
         echo "$thp_saved" >/sys/kernel/mm/transparent_hugepage/enabled && rm -f "$state_dir/swap-test.$tag.thp"
@@ -506,6 +507,23 @@ keep_gone() {
 # least 32 pages), so up to 64 pages are not in it yet: nothing at 4 KiB
 # (256 KB), 1 MB at 16 KiB, 4 MB at 64 KiB.
 rss_lag_mb() { echo $((64 * $(getconf PAGESIZE) / 1048576)); }
+
+# asker_out: a folder for what root's flows write for the one who asked
+# (lab plot OUT), into $asker_tmp: this test's own folder, or, as root under
+# sudo (run_uid is the user who ran it), a folder of that user's, made as
+# her in her own lab folder (scripts/box dirs, as her), named with this
+# test's tag, so that her next sweep removes it if this test is killed;
+# the cleanup removes it as her.  as_asker CMD...: CMD as run_uid.
+asker_out() {
+    if [ "$run_uid" = "$self_uid" ]; then asker_tmp=''; return 0; fi
+    # shellcheck disable=SC2016 # expanded by that sh
+    asker_tmp=$(as_asker sh -c 'd=$(sh "$1" dirs | tail -n 1) && mktemp -d "$d/swap-test.$2.XXXXXX"' sh "$box" "$tag") &&
+        [ -n "$asker_tmp" ]
+}
+as_asker() {
+    (cd / && exec setpriv --reuid="$run_uid" --regid="${SUDO_GID:-$run_uid}" --init-groups \
+        env -i PATH=/usr/bin:/bin HOME=/ "$@")
+}
 
 # ------------------------------------------------ runs that go on meanwhile
 
