@@ -51,6 +51,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -279,53 +280,69 @@ static enum order parse_order(const char *arg)
     return FORWARD;             /* not reached */
 }
 
-/* The value of an option that takes one, "-o random" or "-orandom". */
-static const char *option_value(int argc, char *argv[], int *i, const char *what)
+/* SIZE, the one operand; a second one is an error. */
+static void take_size(struct options *opt, int *have_size, const char *arg)
 {
-    if (argv[*i][2] != '\0')
-        return argv[*i] + 2;
-    if (*i + 1 >= argc)
-        usage_error("option '%.2s' needs %s", argv[*i], what);
-    return argv[++*i];
+    if (*have_size)
+        usage_error("unexpected argument '%s'", arg);
+    opt->size = parse_size(arg, "size");
+    *have_size = 1;
 }
 
+/* Options may be clustered (-vm) and may come after SIZE, as getopt_long
+ * lets them; "--" ends them.  getopt would take "-5" for an option '5':
+ * a dash and a digit is SIZE, so that parse_size says "negative size".
+ * getopt's own messages are off (opterr, the leading ':'): ours name the
+ * option as the user typed it. */
 static struct options parse_args(int argc, char *argv[])
 {
+    static const struct option longs[] = {
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
+        { "live", no_argument, NULL, 'L' },
+        { "no-live", no_argument, NULL, 'N' },
+        { NULL, 0, NULL, 0 },
+    };
     struct options opt = { DEFAULT_SIZE, 0, 0, 0, FORWARD, 0, -1 };
     const char *step = NULL;
-    int have_size = 0, only_operands = 0;
+    int have_size = 0, c, at;
 
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-
-        if (!only_operands && strcmp(arg, "--") == 0) {
-            only_operands = 1;
-        } else if (!only_operands && (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)) {
-            usage();
-        } else if (!only_operands && (strcmp(arg, "-V") == 0 || strcmp(arg, "--version") == 0)) {
-            version();
-        } else if (!only_operands && strcmp(arg, "--live") == 0) {
-            opt.live = 1;
-        } else if (!only_operands && strcmp(arg, "--no-live") == 0) {
-            opt.live = 0;
-        } else if (!only_operands && strcmp(arg, "-v") == 0) {
-            opt.verbose = 1;
-        } else if (!only_operands && strcmp(arg, "-m") == 0) {
-            opt.map = 1;
-        } else if (!only_operands && strcmp(arg, "-l") == 0) {
-            opt.latency = 1;
-        } else if (!only_operands && strncmp(arg, "-o", 2) == 0) {
-            opt.order = parse_order(option_value(argc, argv, &i, "an ORDER"));
-        } else if (!only_operands && strncmp(arg, "-i", 2) == 0) {
-            step = option_value(argc, argv, &i, "a STEP");
-            opt.step = parse_size(step, "step");
-        } else if (!only_operands && arg[0] == '-' && !isdigit((unsigned char)arg[1])) {
-            usage_error("unknown option '%s'", arg);
-        } else if (have_size) {
-            usage_error("unexpected argument '%s'", arg);
-        } else {
-            opt.size = parse_size(arg, "size");
-            have_size = 1;
+    opterr = 0;
+    for (;;) {
+        if (optind < argc && argv[optind][0] == '-' && isdigit((unsigned char)argv[optind][1])) {
+            take_size(&opt, &have_size, argv[optind++]);
+            continue;
+        }
+        at = optind;
+        c = getopt_long(argc, argv, "+:hVvmlo:i:", longs, NULL);
+        if (c == -1) {
+            if (optind >= argc)
+                break;
+            if (strcmp(argv[optind - 1], "--") == 0) {     /* the rest are operands */
+                while (optind < argc)
+                    take_size(&opt, &have_size, argv[optind++]);
+                break;
+            }
+            take_size(&opt, &have_size, argv[optind++]);
+            continue;
+        }
+        switch (c) {
+        case 'h': usage(); break;
+        case 'V': version(); break;
+        case 'L': opt.live = 1; break;
+        case 'N': opt.live = 0; break;
+        case 'v': opt.verbose = 1; break;
+        case 'm': opt.map = 1; break;
+        case 'l': opt.latency = 1; break;
+        case 'o': opt.order = parse_order(optarg); break;
+        case 'i': step = optarg; opt.step = parse_size(step, "step"); break;
+        case ':':
+            usage_error("option '-%c' needs %s", optopt, optopt == 'o' ? "an ORDER" : "a STEP");
+            break;
+        default:                /* a long option as typed, or the short one's letter */
+            if (strncmp(argv[at], "--", 2) == 0)
+                usage_error("unknown option '%.*s'", (int)strcspn(argv[at], "="), argv[at]);
+            usage_error("unknown option '-%c'", optopt);
         }
     }
     if (opt.step > opt.size) {

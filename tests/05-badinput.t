@@ -3,7 +3,7 @@
 # bad argument, 1 for a failing system call), nothing on stdout, no crash.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 57
+plan 59
 
 # expect DESC STATUS ARGS...
 expect() {
@@ -48,6 +48,18 @@ else
     fail "mmap refused: 'swap: mmap: Cannot allocate memory' and nothing on stdout" \
         "stdout: $(cat "$out")" "stderr: $(cat "$err")"
 fi
+
+# Options clustered, as any Unix program takes them (getopt_long): -vm is
+# -v -m, and so is -mv after the size; -5 is still a negative size.
+for args in "-vm 8M" "8M -mv"; do
+    # shellcheck disable=SC2086 # the options and the size, a word each
+    run "$swap" $args
+    if [ "$rc" -eq 0 ] && grep -q '^page size:' "$out" && grep -q '^          \[[# .:]*\]$' "$out" && [ ! -s "$err" ]; then
+        pass "swap $args: -v's lines and -m's map, exit 0"
+    else
+        fail "swap $args: -v's lines and -m's map, exit 0" "exit $rc" "$(cat "$out" "$err")"
+    fi
+done
 
 for opt in --help -h; do
     run "$swap" "$opt"
