@@ -632,7 +632,10 @@ static void live_end(void)
     fflush(stdout);
 }
 
-static void report(const char *label, double seconds)
+/* The lesson's line: where the pages are now, and how long it took.  It
+ * only prints: what a line closes (the map's strip, the heat lines and
+ * their counts) is end_interval's. */
+static void print_line(const char *label, double seconds)
 {
     long rss_kb = 0, swap_kb = 0;
     struct rusage ru;
@@ -648,8 +651,21 @@ static void report(const char *label, double seconds)
     /* Line by line, so a class watching through a pipe (or a box that
      * kills the program) still sees every line already reached. */
     fflush(stdout);
+}
+
+/* An interval ends at each line: -m draws where the pages are now, -l -i
+ * the heat of the accesses since the last line (and starts counting
+ * afresh).  Skip it and the next interval's counts start too early. */
+static void end_interval(void)
+{
     map_line();
     heat_lines();
+}
+
+static void report(const char *label, double seconds)
+{
+    print_line(label, seconds);
+    end_interval();
 }
 
 /* -i STEP: where the next progress line of a step is due.  The loops only
@@ -1378,14 +1394,45 @@ static const char *read_label(enum order order)
     return "after reading it back:";
 }
 
-#ifdef LATENCY_SELFTEST
-#define main swap_main          /* the test build's own main is below */
-#endif
+/* A step ends: -l's lines for the whole step, and -v's stall line (the
+ * PSI totals since the last step become the next one's baseline). */
+static void end_step(double seconds, struct stall *stall)
+{
+    latency_lines(seconds);
+    stall_line(stall);
+}
+
+enum what { WRITE, READ };
+
+/* One step of the lesson: every page touched once, written or read back in
+ * opt's order, timed, then its line; -i's lines on the way.  Returns how
+ * many pages came back wrong (none, for the write), the first in
+ * *first_bad. */
+static size_t run_step(enum what what, const char *label, const struct options *opt,
+                   unsigned char *mem, size_t npages, size_t page, struct stall *stall,
+                   size_t *first_bad)
+{
+    struct clock t;
+    struct progress progress;
+    size_t bad = 0;
+    double seconds;
+
+    latency_reset();
+    t = clock_start();
+    progress = progress_start(what == WRITE ? "writing" : "reading", opt->step, npages, page, t);
+    if (what == WRITE)
+        write_pages(mem, npages, page, &progress);
+    else
+        bad = read_pages(mem, npages, page, opt->order, &progress, first_bad);
+    seconds = clock_read(t);
+    report(label, seconds);
+    end_step(seconds, stall);
+    return bad;
+}
 
 int main(int argc, char *argv[])
 {
     struct options opt;
-    struct progress progress;
     long page;
     size_t size, npages, bad, first_bad = 0;
     unsigned char *mem;
@@ -1416,23 +1463,8 @@ int main(int argc, char *argv[])
         map_start(mem, npages, (size_t)page);
     report("start:", seconds);
 
-    latency_reset();
-    t = clock_start();
-    progress = progress_start("writing", opt.step, npages, (size_t)page, t);
-    write_pages(mem, npages, (size_t)page, &progress);
-    seconds = clock_read(t);
-    report(label, seconds);
-    latency_lines(seconds);
-    stall_line(&stall);
-
-    latency_reset();
-    t = clock_start();
-    progress = progress_start("reading", opt.step, npages, (size_t)page, t);
-    bad = read_pages(mem, npages, (size_t)page, opt.order, &progress, &first_bad);
-    seconds = clock_read(t);
-    report(read_label(opt.order), seconds);
-    latency_lines(seconds);
-    stall_line(&stall);
+    run_step(WRITE, label, &opt, mem, npages, (size_t)page, &stall, &first_bad);
+    bad = run_step(READ, read_label(opt.order), &opt, mem, npages, (size_t)page, &stall, &first_bad);
 
     if (bad != 0) {
         fprintf(stderr, "%s: %zu of %zu pages came back wrong, the first at page %zu "
@@ -1444,29 +1476,3 @@ int main(int argc, char *argv[])
         die("munmap");
     return EXIT_SUCCESS;
 }
-
-#ifdef LATENCY_SELFTEST
-#undef main
-/* A test build (tests/21-latency.t): nanoseconds on stdin, one a line, into
- * one histogram; out come its count, median, 99th percentile, slowest and
- * sum, in nanoseconds, how many samples its buckets hold, and then the
- * same four as -l's line shows them. */
-int main(void)
-{
-    struct histogram *h = &latency.kind[0];
-    unsigned long long ns, held = 0;
-    char a[32], b[32], c[32], d[32];
-
-    while (scanf("%llu", &ns) == 1)
-        histogram_add(h, ns);
-    for (unsigned i = 0; i < BUCKETS; i++)
-        held += h->count[i];
-    printf("%llu %llu %llu %llu %llu %llu\n", (unsigned long long)h->n,
-           (unsigned long long)histogram_quantile(h, 0.5), (unsigned long long)histogram_quantile(h, 0.99),
-           (unsigned long long)h->max_ns, (unsigned long long)h->total_ns, held);
-    printf("[%s] [%s] [%s] [%s]\n", duration_text(a, sizeof(a), histogram_quantile(h, 0.5), 6),
-           duration_text(b, sizeof(b), histogram_quantile(h, 0.99), 6),
-           duration_text(c, sizeof(c), h->max_ns, 6), duration_text(d, sizeof(d), h->total_ns, 6));
-    return 0;
-}
-#endif

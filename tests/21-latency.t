@@ -1,7 +1,7 @@
 #!/bin/sh
 # swap -l: every access timed and sorted by what the kernel did (the
 # thread's own fault counters around it).  The percentile arithmetic on
-# known samples (a test build, LATENCY_SELFTEST); plainly, each step's
+# known samples (a test build, tests/latency_selftest.c); plainly, each step's
 # kinds add up to its pages and the read has no major fault; in a box, the
 # read step's majors are its major faults, cost ten times a load from RAM
 # or more, and hold most of its time; -l changes the major faults by no
@@ -45,7 +45,7 @@ within() { awk -v p="$1" -v g="$2" -v w="$3" 'BEGIN { d = g - w; if (d < 0) d = 
 
 # ------------------------------------------------ the arithmetic, alone
 cc=${CC:-cc}
-if $cc -std=c11 -O2 -DLATENCY_SELFTEST -o "$tmp/selftest" "$top/swap.c" 2>"$err"; then
+if $cc -std=c11 -O2 -o "$tmp/selftest" "$top/tests/latency_selftest.c" 2>"$err"; then
     # 1 to 1000 ns: median 500, 99th 990; slowest and sum exact.
     seq 1 1000 | "$tmp/selftest" >"$out"
     # shellcheck disable=SC2046 # the numbers, a word each
