@@ -24,15 +24,7 @@
 # are random: another user cannot squat them to spoil the test.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-is_root || skip_all "not root: the flows under test are root's"
-if ! command -v useradd >/dev/null 2>&1 || ! command -v runuser >/dev/null 2>&1; then
-    skip_all "no useradd or runuser, to make an unprivileged user"
-fi
-# Its turn from the start (swap_lock): its traps include a box cgroup and
-# records that no other test's sweep may meet meanwhile.
-swap_lock
-make_student || skip_all "cannot make a user: $(cat "$tmp/useradd.err")"
-make_student victim || skip_all "cannot make a second user: $(cat "$tmp/useradd.err")"
+need_users victim
 plan 43
 # bail WHY: the test cannot go on (one plan only: TAP's Bail out!).
 bail() { echo "Bail out! $*"; exit 1; }

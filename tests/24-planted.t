@@ -12,16 +12,7 @@
 #    victim's box dirs takes under 2 s, and keeps to one folder of its own.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-is_root || skip_all "not root: the runs under test are root's"
-if ! command -v useradd >/dev/null 2>&1 || ! command -v runuser >/dev/null 2>&1; then
-    skip_all "no useradd or runuser, to make an unprivileged user"
-fi
-# Its turn (swap_lock): its users' processes would be other users' to the
-# tests that look for them meanwhile (tests/22: backends asks for -y).
-swap_lock
-# shellcheck disable=SC2119 # a student, not a victim
-make_student || skip_all "cannot make a user: $(cat "$tmp/useradd.err")"
-make_student victim || skip_all "cannot make a second user: $(cat "$tmp/useradd.err")"
+need_users victim
 plan 12
 
 # refused DESC WHY PROG: root's box run of PROG exits 126 with one line

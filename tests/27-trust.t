@@ -16,14 +16,9 @@
 #    leaves running.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-is_root || skip_all "not root: the runs under test are root's"
-if ! command -v useradd >/dev/null 2>&1 || ! command -v runuser >/dev/null 2>&1; then
-    skip_all "no useradd or runuser, to make an unprivileged user"
-fi
-# Its turn: its boxes, guard and changed swappiness are for the machine.
-swap_lock
-# shellcheck disable=SC2119 # a student, not a victim
-make_student || skip_all "cannot make a user: $(cat "$tmp/useradd.err")"
+# (Its turn: its boxes, guard and changed swappiness are for the machine.)
+# shellcheck disable=SC2119 # a student, no victim
+need_users
 plan 16
 
 # The student's home (a folder of hers below root's, as /home/NAME is),

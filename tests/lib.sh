@@ -484,6 +484,22 @@ make_student() {
         *) victim=$name victim_uid=$(id -u "$name") ;;
     esac
 }
+# need_users [victim]: for a test of root's flows against real users: root,
+# useradd and runuser there, this test's turn (swap_lock: its users'
+# processes would be other users' to the tests that look for them
+# meanwhile, and its traps no other test's sweep may meet), a student
+# (make_student) and, if asked, a victim; else the whole file skips, and
+# says why.
+need_users() {
+    is_root || skip_all "not root: the runs under test are root's"
+    if ! command -v useradd >/dev/null 2>&1 || ! command -v runuser >/dev/null 2>&1; then
+        skip_all "no useradd or runuser, to make an unprivileged user"
+    fi
+    swap_lock
+    # shellcheck disable=SC2119 # a student, not a victim
+    make_student || skip_all "cannot make a user: $(cat "$tmp/useradd.err")"
+    [ -z "${1-}" ] || make_student victim || skip_all "cannot make a second user: $(cat "$tmp/useradd.err")"
+}
 # as_student CMD..., as_victim CMD...: CMD as that user, with nothing of
 # root's environment but PATH.
 # (From /: the test's working folder may be closed to them.)
