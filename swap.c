@@ -1212,8 +1212,13 @@ static void print_stall_source(void)
     struct stall st = stall_source();
 
     if (!st.on)
+        /* psi_enable decides, kernel/sched/psi.c: false when the kernel
+         * is built with CONFIG_PSI_DEFAULT_DISABLED (as this project's 6.18
+         * host is), and "psi=" on the command line sets it either way;
+         * off, psi_proc_init makes no /proc/pressure. */
         printf("%-16s%s\n", "PSI:", "not available (no /proc/pressure/memory: a kernel without "
-               "CONFIG_PSI, or booted with psi=0)");
+               "CONFIG_PSI, or booted with psi=0, or built with CONFIG_PSI_DEFAULT_DISABLED=y "
+               "and booted without psi=1: add psi=1 to the kernel's command line)");
     else if (strcmp(st.whose, "this cgroup") == 0)
         printf("%-16s%s (%s)\n", "PSI:", "this cgroup", st.path);
     else

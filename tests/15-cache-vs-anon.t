@@ -174,7 +174,8 @@ reaped_reader() {
     command -v setpriv >/dev/null 2>&1 || { skip "$desc" "setpriv is not installed"; return; }
     # shellcheck disable=SC2119 # a student, not a victim
     make_student || { skip "$desc" "cannot make a user: $(cat "$tmp/useradd.err")"; return; }
-    mkdir -p "$tmp/c/scripts" && cp "$cva" "$box" "$tmp/c/scripts/" &&
+    # shellcheck disable=SC2086 # box_files: the files, a word each
+    mkdir -p "$tmp/c/scripts" && cp "$cva" $box_files "$tmp/c/scripts/" &&
         printf '#!/bin/sh\nkill -STOP $$\nexec %s "$@"\n' "$swap" >"$tmp/c/swap" && chmod 755 "$tmp/c/swap"
     # (So many re-reads that only the stop file ends the re-reader.)
     env CVA_REREAD_MAX=1000000 sh "$tmp/c/scripts/cache-vs-anon" -c 60 >"$out" 2>"$err" &

@@ -367,7 +367,8 @@ else
     # shellcheck disable=SC2016 # expanded by that sh
     guarded "make demo TEMP_SWAP=1" held_in_box sh -c 'cd "$1" && exec env BOX_GUARD=1 TEMP_SWAP=1 BOX=16M sh scripts/lab demo ./swap' sh "$top"
     guarded "make class N=2" held_in_box env BOX_GUARD=1 BOX=16M sh "$lab" class 2 256M
-    mkdir -p "$tmp/c/scripts" && cp "$cva" "$box" "$tmp/c/scripts/" &&
+    # shellcheck disable=SC2086 # box_files: the files, a word each
+    mkdir -p "$tmp/c/scripts" && cp "$cva" $box_files "$tmp/c/scripts/" &&
         printf '#!/bin/sh\nkill -STOP $$\nexec %s "$@"\n' "$swap" >"$tmp/c/swap" && chmod 755 "$tmp/c/swap"
     guarded "scripts/cache-vs-anon" held_self env BOX_GUARD=1 sh "$tmp/c/scripts/cache-vs-anon" 200
 fi

@@ -373,7 +373,8 @@ as_student mkdir -m 700 "$squat" "$squat.AAAAAA" || fail "the student squats $sq
 # The victim's own copy of what it runs, readable by all (the checkout may
 # lie in a folder closed to other users).
 co=$canary_dir/co
-{ mkdir -p "$co/scripts" "$co/tests" && cp "$swap" "$co/" && cp "$box" "$lab" "$co/scripts/" &&
+# shellcheck disable=SC2086 # box_files: the files, a word each
+{ mkdir -p "$co/scripts" "$co/tests" && cp "$swap" "$co/" && cp $box_files "$lab" "$co/scripts/" &&
     cp "$top/tests/lib.sh" "$top/tests/02-plain.t" "$co/tests/" && chmod -R a+rX "$co"; } ||
     bail "cannot copy the lab to $co for the victim"
 as_victim sh "$co/scripts/box" dirs >"$out" 2>"$err"
@@ -444,7 +445,7 @@ else fail "planted in root's own folder: each is named in the sweep's lines" "$(
 if swap_is=$(awk 'NR > 1 { print $1; exit }' /proc/swaps) && [ -n "$swap_is" ]; then
     pattern="$work_dir/swap-test.*.swapfile"
     # shellcheck disable=SC2016 # expanded by that sh, with scripts/box's swap_listed
-    listed=$(sh -c 'box_library=1; . "$1"; for f in "$2" "$3"; do swap_listed "$f" && echo "$f"; done' sh "$box" "$pattern" "$swap_is")
+    listed=$(sh -c 'box_library=1 box_self=$1; . "$1"; for f in "$2" "$3"; do swap_listed "$f" && echo "$f"; done' sh "$box" "$pattern" "$swap_is")
     run sh "$box" swapoff "$pattern"
     if [ "$listed" = "$swap_is" ] && grep -q "^$swap_is " /proc/swaps; then
         pass "a pattern-shaped name ($pattern) is no swap device, and swapoff of it leaves $swap_is on"
@@ -459,7 +460,7 @@ fi
 if [ -n "$v2" ] && [ -f "$v2/cgroup.subtree_control" ]; then
     echo "$v2" >"$tmp/swap-box.1.1.memory"
     # shellcheck disable=SC2016 # expanded by that sh, with scripts/box's record_value
-    got=$(sh -c 'box_library=1; . "$1"; record_value "$2"' sh "$box" "$tmp/swap-box.1.1.memory")
+    got=$(sh -c 'box_library=1 box_self=$1; . "$1"; record_value "$2"' sh "$box" "$tmp/swap-box.1.1.memory")
     is "a record naming the v2 mount itself ($v2) holds what it can" "$got" = "$v2"
 else
     skip "a record naming the v2 mount itself holds what it can" "no cgroup v2 mount here"
@@ -478,7 +479,7 @@ else
 fi
 sf=$work_dir/swap-test.$tag.odd.swapfile
 # shellcheck disable=SC2016 # expanded by that sh: scripts/box, with a fallocate that also opens the file up
-run sh -c 'box_library=1; . "$1"; fallocate() { command fallocate "$@" && chmod 644 "$3"; }; swap_on "$2"' sh "$box" "$sf"
+run sh -c 'box_library=1 box_self=$1; . "$1"; fallocate() { command fallocate "$@" && chmod 644 "$3"; }; swap_on "$2"' sh "$box" "$sf"
 if [ "$rc" -ne 0 ] && grep -q "cannot make the swapfile $sf" "$err" && [ ! -e "$sf" ] && ! grep -q "^$sf " /proc/swaps; then
     pass "a swapfile of mode 644 is refused before mkswap, and removed ($(cat "$err"))"
 else
@@ -493,7 +494,7 @@ else
     sf=$work_dir/swap-test.$tag.off.swapfile
     if SWAPFILE_SIZE=16M sh "$box" swapon "$sf" 2>"$err"; then
         # shellcheck disable=SC2016 # expanded by that sh: scripts/box, with a swapoff that fails
-        run sh -c 'box_library=1; . "$1"; swapoff() { echo "swapoff: $1: Cannot allocate memory" >&2; return 1; }; swap_off "$2"' sh "$box" "$sf"
+        run sh -c 'box_library=1 box_self=$1; . "$1"; swapoff() { echo "swapoff: $1: Cannot allocate memory" >&2; return 1; }; swap_off "$2"' sh "$box" "$sf"
         if [ "$rc" -ne 0 ] && [ -f "$sf" ] && grep -q "^$sf " /proc/swaps && grep -q "swapoff $sf failed: it is still on as swap, so it stays" "$err"; then
             pass "a swapfile whose swapoff fails is kept, on, and named ($(tail -n 1 "$err"))"
         else

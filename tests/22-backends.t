@@ -252,7 +252,8 @@ fi
 if SWAP_PRIORITY=100 SWAPFILE_SIZE=512M sh "$box" swapon "$test_swapfile" 2>"$tmp/swapon.err"; then
     state >"$tmp/before"
     # shellcheck disable=SC2016 # the script's own $top, matched as text
-    mkdir "$tmp/m" "$tmp/m/scripts" && cp "$swap" "$tmp/m/swap" && cp "$box" "$tmp/m/scripts/box" &&
+    # shellcheck disable=SC2086 # box_files: the files, a word each
+    mkdir "$tmp/m" "$tmp/m/scripts" && cp "$swap" "$tmp/m/swap" && cp $box_files "$tmp/m/scripts/" &&
         sed 's/SWAP_PRIORITY=\$top/SWAP_PRIORITY=1/; s/swapon -p \$top/swapon -p 1/' "$be" >"$tmp/m/scripts/backends"
     run sh "$tmp/m/scripts/backends" $yes
     if [ "$rc" -eq 1 ] && grep -q 'the swapfile row is not what it says: .* the pages went to another device' "$err"; then

@@ -66,7 +66,8 @@ fi
 # A checkout of hers, run by root (su, no sudo): its own scripts/box is
 # hers, so she could make it run anything as root already; the programs
 # she owns beside it are run.  (Below root's folders, mode 755.)
-mkdir -m 755 "$tmp/co" && cp "$box" "$tmp/co/box" && printf '%s\n' "$prog" >"$tmp/co/mine" &&
+# shellcheck disable=SC2086 # box_files: the files, a word each
+mkdir -m 755 "$tmp/co" && cp $box_files "$tmp/co/" && printf '%s\n' "$prog" >"$tmp/co/mine" &&
     chmod 755 "$tmp/co/mine" && chown -R "$student:$student" "$tmp/co"
 rm -f "$tmp/ran"
 run sh "$tmp/co/box" run 16M "$tmp/co/mine" "$tmp/ran"
@@ -80,7 +81,8 @@ fi
 # lie in a folder closed to other users), in a folder of root's that the
 # cleanup removes with the test's users (scripts/box's remove_student).
 co=/var/lib/swap-canary.$tag
-{ mkdir -m 755 "$co" && cp "$box" "$co/box" && chmod 644 "$co/box"; } || fail "a copy of scripts/box for the victim" "cannot make $co"
+# shellcheck disable=SC2086 # box_files: the files, a word each
+{ mkdir -m 755 "$co" && cp $box_files "$co/" && chmod 644 "$co"/*; } || fail "a copy of scripts/box for the victim" "cannot make $co"
 # dirs_ms: the victim's box dirs (at most 20 s): how long, in $ms, and its
 # folder, in $got.
 dirs_ms() {
@@ -103,7 +105,7 @@ bound=$((3 * base > 2000 ? 3 * base : 2000))
 # still gets a folder of its own, not a refusal.
 fb=/tmp/swap-lab-$victim_uid
 # shellcheck disable=SC2016 # expanded by the victim's sh
-as_victim timeout 20 sh -c 'box_library=1 fb=$2; . "$1"
+as_victim timeout 20 sh -c 'box_library=1 box_self=$1 fb=$2; . "$1"
     mkdir() { if [ "${3-}" = "$fb" ]; then i=0; while [ ! -d "$fb" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done; fi; command mkdir "$@"; }
     lab_dirs && echo "$state_dir"' sh "$co/box" "$fb" >"$tmp/race.out" 2>"$tmp/race.err" &
 racing=$!

@@ -207,7 +207,7 @@ guard_test || { n=$((n + 3)); for k in 1 2 3; do echo "ok $((n - 3 + k)) - the g
 # 15-16. box run -p whose caller is gone at once: the helper refuses, or its
 # box is one the sweep ends; no box with a process in it is left.
 for k in 1 2 3; do
-    sh -c 'sh "$1" run -p 7 16M sleep 60 9<&- >/dev/null 2>&1 & echo $!; exit 0' sh "$box" >>"$tmp/helpers"
+    sh -c 'sh "$1" run -p 7 16M sleep 300 9<&- >/dev/null 2>&1 & echo $!; exit 0' sh "$box" >>"$tmp/helpers"
 done
 # shellcheck disable=SC2317 # called through wait_for
 settled() {
@@ -219,11 +219,13 @@ settled() {
 }
 wait_for settled
 sh "$box" sweep 2>"$tmp/sweep.err"
+# Right after the sweep (the runs would go on for 300 s): no such box with
+# a process in it.
+left=$(for d in $(boxes); do case $d in *swap-box.*.7) [ -z "$(cat "$d/cgroup.procs" 2>/dev/null)" ] || echo "$d" ;; esac; done)
+is "box run -p 7 with its caller gone at once, three times: after a sweep, no box left with a process in it${left:+: $left}" "${#left}" -eq 0
 # shellcheck disable=SC2317 # called through wait_for
 helpers_gone() { while read -r h; do [ ! -e "/proc/$h" ] || return 1; done <"$tmp/helpers"; }
 wait_for helpers_gone
-left=$(for d in $(boxes); do case $d in *swap-box.*.7) [ -z "$(cat "$d/cgroup.procs" 2>/dev/null)" ] || echo "$d" ;; esac; done)
-is "box run -p 7 with its caller gone at once, three times: no box left with a process in it${left:+: $left}" "${#left}" -eq 0
 if helpers_gone; then
     pass "and no helper left running ($(tr '\n' ' ' <"$tmp/sweep.err" | cut -c1-160))"
 else

@@ -39,7 +39,7 @@ census_start() {
     # (Made by this user's first test, or another at the same moment: it
     # must pass as the lab's own folders do, scripts/box's dir_ok.)
     # shellcheck disable=SC1090,SC2034 # scripts/box, for dir_ok only
-    (box_library=1 && . "$box" && dir_ok "$c" >/dev/null) || return 0
+    (box_library=1 box_self=$box && . "$box" && dir_ok "$c" >/dev/null) || return 0
     SWAP_TEST_TRACED=1
     export SWAP_TEST_TRACED
     exec strace --seccomp-bpf -f -q -e signal=none -o "$c/${0##*/}.trace" -e "$census_calls" sh "$0" "$@"
@@ -198,12 +198,65 @@ census() {
 }
 
 
+# remove_student NAME TAG: an unprivileged user a test made (make_student), with
+# what it planted (removed as that user, so root follows none of its links),
+# its cgroups, and the test's root-owned canary folders: /var/lib/swap-canary.TAG,
+# and on another file system /tmp or /var/tmp/swap-canary.TAG.XXXXXX.
+# shellcheck disable=SC1090,SC2034 # scripts/box, for its cgroup readers
+remove_student() { (box_library=1 box_self=$box && . "$box" && remove_student_in "$@"); }
+remove_student_in() {
+    # Her processes ended by herself: kill -1 as she (every process she may
+    # signal, in one call, in the kernel), not a list of PIDs read first,
+    # some of which her own shells may reap, and free, before the kill.
+    runuser -u "$1" -- kill -KILL -1 2>/dev/null
+    i=0
+    while pgrep -u "$1" >/dev/null 2>&1 && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    runuser -u "$1" -- find /tmp /var/tmp -mindepth 1 -maxdepth 1 -user "$1" -exec rm -rf {} + 2>/dev/null
+    cgroup_mounts
+    # shellcheck disable=SC2154 # set by cgroup_mounts, scripts/lib.sh
+    for m in $cg_v1 $cg_v2; do
+        find "$m" -depth -type d -user "$1" -exec rmdir {} + 2>/dev/null
+    done
+    # Its hard links to the canary are root's inode: the student cannot
+    # remove them from a sticky folder.  unlink follows nothing.
+    for c in "/var/lib/swap-canary.$2" $(find /tmp /var/tmp -mindepth 1 -maxdepth 1 -type d -user 0 -name "swap-canary.$2.*" 2>/dev/null); do
+        [ ! -f "$c/canary" ] ||
+            find /tmp /var/tmp -mindepth 1 -maxdepth 1 -samefile "$c/canary" -exec rm -f {} + 2>/dev/null
+        rm -rf "$c"
+    done
+    userdel "$1" 2>/dev/null
+    ! id -u "$1" >/dev/null 2>&1
+}
+
+# sweep_users: the users of tests that were killed (a record
+# test-user.PID.START.KIND in this user's state folder, holding the name,
+# whose test is gone), removed with what they made.  The tests' own:
+# scripts/box's sweep knows nothing of test users, and leaves these names
+# alone (they are not named swap-*).  Only names a test makes, of a user
+# from UID 1000 up, are obeyed.
+sweep_users() {
+    for f in "$state_dir"/test-user.*.*.*; do
+        { [ -f "$f" ] && [ ! -L "$f" ]; } || continue
+        t=${f##*/test-user.} t=${t%.*}
+        # shellcheck disable=SC1090,SC2034 # scripts/box, for owner_alive
+        (box_library=1 box_self=$box && . "$box" && ! owner_alive "$t") || continue
+        u=$(head -c 64 "$f" | head -n 1)
+        case $u in swap-student-[0-9]*) ;; *) continue ;; esac
+        digits_only=${u#swap-student-}
+        case $digits_only in *[!0-9]*) continue ;; esac
+        uu=$(id -u "$u" 2>/dev/null) && [ "$uu" -lt 1000 ] && continue
+        remove_student "$u" "$t" && rm -f "$f" && echo "tests: the killed test's user $u removed" >&2
+    done
+}
+
 # shellcheck disable=SC2034 # these are for the tests that source this file
 {
     top=$(cd "$(dirname "$0")/.." && pwd)
     swap=$top/swap
     box=$top/scripts/box
     lab=$top/scripts/lab
+    # scripts/box and the files it loads: what a copy of it needs beside it.
+    box_files="$box $top/scripts/lib.sh $top/scripts/gate $top/scripts/undo"
     # The census (tests/98-census.t), with make census (TEST_CENSUS=1): as
     # root, where strace can trace, each test runs again under it, with
     # all it starts, and what they create and where is written down for 98
@@ -222,8 +275,10 @@ census() {
     if [ -z "${no_sweep-}" ]; then
         if [ -n "${SWAP_TEST_TURN-}" ] || ! command -v flock >/dev/null 2>&1; then
             sh "$box" sweep -q
+            sweep_users
         elif exec 9<"$state_dir" && flock -n 9; then
             sh "$box" sweep -q
+            sweep_users
             flock -u 9
         fi
         exec 9<&-
@@ -274,8 +329,7 @@ cleanup() {
         echo "$thp_saved" >/sys/kernel/mm/transparent_hugepage/enabled && rm -f "$state_dir/swap-test.$tag.thp"
     fi
     for u in $users; do
-        # shellcheck disable=SC1090,SC2034 # scripts/box, for remove_student only
-        (box_library=1 && . "$box" && remove_student "${u#*=}" "$tag") && rm -f "$state_dir/swap-test.$tag.${u%%=*}"
+        remove_student "${u#*=}" "$tag" && rm -f "$state_dir/test-user.$tag.${u%%=*}"
     done
     rm -rf "$tmp"
     # (Let go explicitly: a run still going on in the background holds the
@@ -397,7 +451,7 @@ swap_lock() {
     turn_log take
     export SWAP_TEST_TURN=1
     renice -n 0 -p $$ >/dev/null 2>&1
-    [ -n "${no_sweep-}" ] || sh "$box" sweep -q
+    [ -n "${no_sweep-}" ] || { sh "$box" sweep -q; sweep_users; }
 }
 
 # swap_done: this test's turn over before its end, for what it does after
@@ -450,7 +504,9 @@ need_box() {
 
 # record NAME VALUE: what a setting was, for scripts/box sweep should this
 # test be killed before its cleanup runs (a new file: O_EXCL).
-record() { echo "$2" | (umask 077 && dd of="$state_dir/swap-test.$tag.$1" conv=excl status=none) 2>/dev/null; }
+# (scripts/lib.sh's remember, the one writer of records, as swap-test.TAG.NAME.)
+# shellcheck disable=SC1090,SC2034 # scripts/box, for remember
+record() { (box_library=1 box_self=$box record_as=test && . "$box" && remember "$1" "$2" 2>/dev/null); }
 
 # thp MODE: the machine's transparent huge page mode set to MODE for the
 # test's length, recorded first so that a sweep puts it back if the test
@@ -470,14 +526,14 @@ thp() {
 make_student() {
     kind=${1:-student} name=swap-student-$$
     [ "$kind" = student ] || name=$name$(printf '%s' "$kind" | wc -c)
-    rec=$kind
-    [ "$kind" = student ] || rec=$kind.student
-    record "$rec" "$name" || return 1
+    # (The record first, exclusively, so that a test killed right after
+    # useradd leaves a name the next test's sweep_users finds.)
+    echo "$name" | (umask 077 && dd of="$state_dir/test-user.$tag.$kind" conv=excl status=none) 2>/dev/null || return 1
     if ! useradd --no-create-home --home-dir / --shell /bin/sh --user-group "$name" 2>"$tmp/useradd.err"; then
-        rm -f "$state_dir/swap-test.$tag.$rec"
+        rm -f "$state_dir/test-user.$tag.$kind"
         return 1
     fi
-    users="$users $rec=$name"
+    users="$users $kind=$name"
     # shellcheck disable=SC2034 # for the test that made it
     case $kind in
         student) student=$name student_uid=$(id -u "$name") ;;
@@ -512,7 +568,7 @@ as_victim() { (cd / && exec runuser -u "$victim" -- env -i PATH=/usr/bin:/bin HO
 # checkout's) still owns.  Told as scripts/box's sweep tells it.
 keep_gone() {
     # shellcheck disable=SC2016 # expanded by that sh, with scripts/box's tag_of and owner_alive
-    sh -c 'box_library=1; . "$1"
+    sh -c 'box_library=1 box_self=$1; . "$1"
         while read -r f; do t=$(tag_of "$f"); [ -n "$t" ] && ! owner_alive "$t" && echo "$f"; done' sh "$box"
 }
 
