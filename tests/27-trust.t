@@ -142,6 +142,14 @@ fi
 # 11-14. The guard with its forks denied.  An owner (a sleep of ours) with a
 # box (a process in it) and a changed vm.swappiness, each with its record;
 # its guard put in a pids cgroup that lets it no fork; the owner killed.
+# pids_gone: the pids cgroup given back, whatever the test did before it
+# ended (what is in it, the guard, put back where it was first).
+pc=''
+pids_gone() {
+    [ -n "$pc" ] && [ -d "$pc" ] || return 0
+    while read -r p; do echo "$p" >"$pids_mnt/cgroup.procs"; done <"$pc/cgroup.procs" 2>/dev/null
+    rmdir "$pc"
+}
 pids_mnt=$(awk '$3 == "cgroup" && $4 ~ /(^|,)pids(,|$)/ { print $2; exit }' /proc/mounts)
 [ -n "$pids_mnt" ] || { grep -qw pids /sys/fs/cgroup/cgroup.controllers 2>/dev/null && pids_mnt=/sys/fs/cgroup; }
 guard_test() {
@@ -163,8 +171,12 @@ guard_test() {
     guard_pid() { g=$(pgrep -u 0 -f "^sh .*/scripts/box watch $otag\$"); [ -n "$g" ]; }
     wait_for guard_pid || { fail "$desc" "its guard did not start"; own_kill -KILL "$owner" "$boxed"; return 1; }
     pc=$pids_mnt/swap-box.$tag.pids
-    { mkdir "$pc" && echo 1 >"$pc/pids.max" && echo "$g" >"$pc/cgroup.procs"; } ||
-        { fail "$desc" "cannot put the guard in $pc"; own_kill -KILL "$owner"; return 1; }
+    at_exit=pids_gone
+    if ! err=$( { mkdir "$pc" && echo 1 >"$pc/pids.max" && echo "$g" >"$pc/cgroup.procs"; } 2>&1); then
+        fail "$desc" "cannot put the guard (PID $g, $(state_of "$g")) in $pc: $err"
+        own_kill -KILL "$owner"
+        return 1
+    fi
     own_kill -KILL "$owner"
     wait "$owner" 2>/dev/null
     # Until the guard has been denied forks three times (pids.events
@@ -200,7 +212,7 @@ guard_test() {
     fi
     # shellcheck disable=SC2016 # expanded by that sh
     wait_for sh -c '! pgrep -f "box watch $1\$" >/dev/null' sh "$otag"
-    rmdir "$pc"
+    pids_gone
 }
 guard_test || { n=$((n + 3)); for k in 1 2 3; do echo "ok $((n - 3 + k)) - the guard with its forks denied # SKIP as above"; done; }
 
