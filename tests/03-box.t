@@ -22,9 +22,17 @@ show_run
 
 is "exit status 0 (every page read back intact)" "$rc" -eq 0
 if [ ! -s "$err" ]; then pass "nothing on stderr"; else fail "nothing on stderr" "$(cat "$err")"; fi
-is "after writing: RSS at most 64 MB" "$(field 2 rss)" -le 64
+# What the box's limit holds to 64 MB is its charge (memory.current), not
+# VmRSS: VmRSS counts the program's code and libc too (RssFile, 1.7 MB),
+# whose page cache is charged to whichever cgroup first read it, most often
+# not the box (7.3.4: VmRSS 64,996 kB = RssAnon 63,280 + RssFile 1,716,
+# the box's memory.current 63.9 MB, its memory.stat file 56 kB;
+# docs/answers.md, answer 2).  That part is resident before the first
+# write: the start line's RSS (rounded down, so one MB more).
+base=$(( $(field 1 rss) + 1 ))
+is "after writing: RSS at most 64 MB + what was resident at the start ($base MB)" "$(field 2 rss)" -le $((64 + base))
 is "after writing: at least 150 MB in swap" "$(field 2 swap)" -ge 150
-is "after reading: RSS at most 64 MB" "$(field 3 rss)" -le 64
+is "after reading: RSS at most 64 MB + what was resident at the start ($base MB)" "$(field 3 rss)" -le $((64 + base))
 m2=$(field 2 major) m3=$(field 3 major)
 # Every page comes back, at most 2^page-cluster per fault: at least half
 # of that many faults (8,192 of 4 KiB pages, 2,048 of 16 KiB ones).
