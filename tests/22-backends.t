@@ -85,7 +85,10 @@ if [ -d /sys/class/zram-control ] || modprobe -n zram 2>/dev/null; then want_row
 # Other users' processes here (another user's make check, say): the rows
 # would move their pages too, so the script asks for -y, and the test
 # gives it only when told to (TEST_BACKENDS=1).
-run sh "$be" -s "$tmp/rows"
+# (-s's folder where the one who asked may make it: under sudo, hers.)
+asker_out || fail "a folder for -s, as UID $run_uid" "cannot make one in her lab folder"
+rows=${asker_tmp:-$tmp}/rows
+run sh "$be" -s "$rows"
 yes=''
 if [ "$rc" -eq 1 ] && grep -q 'other user' "$err"; then
     if [ "${TEST_BACKENDS:-0}" != 1 ]; then
@@ -95,7 +98,7 @@ if [ "$rc" -eq 1 ] && grep -q 'other user' "$err"; then
         done_testing
     fi
     yes=-y
-    run sh "$be" $yes -s "$tmp/rows"
+    run sh "$be" $yes -s "$rows"
 fi
 show_run
 is "exit status 0" "$rc" -eq 0
@@ -143,18 +146,18 @@ esac
 as_found "after a run"
 # -s DIR: each row's run, for scripts/plot; a folder that is there already
 # is refused.
-saved=$(find "$tmp/rows" -mindepth 1 -printf '%f\n' 2>/dev/null | sort | tr '\n' '|')
+saved=$(find "$rows" -mindepth 1 -printf '%f\n' 2>/dev/null | sort | tr '\n' '|')
 want_saved=$(for r in $want_rows; do
     c=$(grep -E "$rowre" "$out" | awk -v r="$r" '$1 == r { print $2 }')
     if [ "$c" = - ]; then echo "$r.txt"; else echo "$r ($c).txt"; fi
 done | sort | tr '\n' '|')
-if [ "$saved" = "$want_saved" ] && (cd "$tmp/rows" && sh "$top/scripts/plot" ./*.txt >"$tmp/rows.svg" 2>"$tmp/plot.err") &&
+if [ "$saved" = "$want_saved" ] && (cd "$rows" && sh "$top/scripts/plot" ./*.txt >"$tmp/rows.svg" 2>"$tmp/plot.err") &&
     grep -q 'the cost of one access' "$tmp/rows.svg"; then
     pass "-s: a file per row ($saved), which scripts/plot draws with their -l panel"
 else
     fail "-s: a file per row, which scripts/plot draws" "saved: $saved" "want: $want_saved" "$(cat "$tmp/plot.err" 2>/dev/null)"
 fi
-want="must not exist" refused "-s with a folder that is there already" sh "$be" $yes -s "$tmp/rows"
+want="must not exist" refused "-s with a folder that is there already" sh "$be" $yes -s "$rows"
 
 # (When this row is going: its device on at the top priority.)
 # shellcheck disable=SC2317 # called through wait_for
@@ -281,9 +284,12 @@ if make_student; then
         fail "other users' processes running: not without -y" "exit $rc" "$(cat "$out" "$err")"
     fi
     # -s below a folder of hers: she could move it and put her own in
-    # its place, so root refuses to write there.
+    # its place, so root refuses to write there; under sudo the folder is
+    # made as the one who ran it, and the kernel refuses it her folder.
     d=$(as_student mktemp -d /tmp/swap-rows.XXXXXX)
-    want="refusing -s" refused "-s below a folder another user owns ($d)" sh "$be" -y -s "$d/rows"
+    want="refusing -s"
+    [ "$run_uid" = "$self_uid" ] || want="cannot make it (it must not exist yet, in a folder UID $run_uid may write)"
+    refused "-s below a folder another user owns ($d)" sh "$be" -y -s "$d/rows"
     own_kill -TERM "$sleeper"
 else
     fail "-s below a folder another user owns: refused" "cannot make a user: $(cat "$tmp/useradd.err")"
