@@ -63,6 +63,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 
 #define KiB 1024ULL
@@ -1116,6 +1118,73 @@ static unsigned long long swap_devices(int verbose, int *ndev)
     return free_kb * KiB;
 }
 
+/* Whether the disk under a swap device says it rotates: for a swapfile,
+ * the disk of its file system; for a partition, the whole disk's queue.
+ * 1, 0, or -1 when it cannot be told. */
+static int swap_rotational(const char *name)
+{
+    struct stat st;
+    char path[96], buf[16];
+    dev_t dev;
+
+    if (stat(name, &st) == -1)
+        return -1;
+    dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+    snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/rotational", major(dev), minor(dev));
+    if (read_line(path, buf, sizeof(buf)) == -1) {
+        snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../queue/rotational", major(dev), minor(dev));
+        if (read_line(path, buf, sizeof(buf)) == -1)
+            return -1;
+    }
+    return buf[0] == '1';
+}
+
+/* Which swap readahead a fault gets, and why.  swapin_readahead
+ * (mm/swap_state.c) takes the VMA mode (a window of virtual pages around
+ * the fault) when swap_use_vma_readahead() says so: vma_ra_enabled is true
+ * and no swap device that is on sits on a rotational disk (nr_rotate_swap,
+ * counted by swapon in mm/swapfile.c); else the cluster mode (the aligned
+ * block of 2^page-cluster swap slots).  zram reads a fault's page alone
+ * (SWP_SYNCHRONOUS_IO).  Read in 6.12: swap_use_vma_readahead, line 338,
+ * and swapon's atomic_inc(&nr_rotate_swap) for a device whose disk is
+ * not bdev_nonrot, line 3520 (a swapfile's is its file system's). */
+static void print_readahead(void)
+{
+    FILE *f = fopen("/proc/swaps", "r");
+    char rot[PATH_MAX] = "", buf[16];
+    int disks = 0, zram = 0, vma = 1;
+
+    if (f != NULL) {
+        char line[PATH_MAX + 128], name[PATH_MAX];
+
+        while (fgets(line, sizeof(line), f) != NULL) {
+            if (sscanf(line, "%4095s", name) != 1 || strcmp(name, "Filename") == 0)
+                continue;
+            if (strncmp(name, "/dev/zram", 9) == 0) {
+                zram++;
+                continue;
+            }
+            disks++;
+            if (rot[0] == '\0' && swap_rotational(name) == 1)
+                snprintf(rot, sizeof(rot), "%s", name);
+        }
+        fclose(f);
+    }
+    if (read_line("/sys/kernel/mm/swap/vma_ra_enabled", buf, sizeof(buf)) == 0)
+        vma = strcmp(buf, "true") == 0;
+    if (disks == 0)
+        printf("%-16s%s\n", "readahead:", zram != 0 ? "none: zram reads each fault's page alone (synchronous I/O)"
+               : "none (no swap device)");
+    else if (!vma)
+        printf("%-16s%s\n", "readahead:", "cluster (/sys/kernel/mm/swap/vma_ra_enabled is false)");
+    else if (rot[0] != '\0')
+        printf("%-16scluster (%s is on a disk that says it rotates: queue/rotational 1; "
+               "swapon reads it, so a change counts from the next swapon)\n", "readahead:", rot);
+    else
+        printf("%-16s%s\n", "readahead:", "VMA (vma_ra_enabled, and no swap device on a rotational disk; "
+               "swapon reads queue/rotational, so a change counts from the next swapon)");
+}
+
 static const char *limit_text(unsigned long long bytes, char *buf, size_t len)
 {
     if (bytes == UNLIMITED)
@@ -1272,6 +1341,7 @@ static void print_environment(long page, enum order order)
     print_lru();
 
     swap_devices(1, &ndev);
+    print_readahead();
     if (read_line("/sys/module/zswap/parameters/enabled", buf, sizeof(buf)) == 0)
         printf("%-16s%s\n", "zswap:", buf[0] == 'Y' ? "on" : "off");
     else

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 # (It reads what swap is on, and makes a box: its turn.)
 swap_lock
-plan 11
+plan 12
 
 # says DESC KEY VALUE [prefix]: the line "KEY:" says VALUE (or, with prefix,
 # starts with it), compared as text: a kernel release such as
@@ -62,6 +62,34 @@ if [ "$got" = "start:|after writing 8 MB:|stalled on memory:|after reading it ba
 else
     fail "then the three lines, a stall line after each step" "$got"
 fi
+
+# The readahead line agrees with what this machine has: no swap device,
+# none; a cluster named after a device that is on; VMA only where
+# vma_ra_enabled is true (swap.c's print_readahead, mm/swap_state.c).
+# rotating_swap: the swap devices on now (zram aside) whose disk says it
+# rotates, told another way: the file system's source (findmnt) for a file.
+rotating_swap() {
+    awk 'NR > 1 && $1 !~ /^\/dev\/zram/ { print $1 }' /proc/swaps | while read -r sd; do
+        [ -b "$sd" ] || sd=$(findmnt -n -o SOURCE -T "$sd" 2>/dev/null)
+        b=/sys/class/block/${sd##*/}
+        r=$(cat "$b/queue/rotational" 2>/dev/null || cat "$b/../queue/rotational" 2>/dev/null)
+        [ "$r" != 1 ] || echo "$sd"
+    done
+}
+ra=$(sed -n 's/^readahead: *//p' "$out")
+vma=$(cat /sys/kernel/mm/swap/vma_ra_enabled 2>/dev/null)
+case $ra in
+"none (no swap device)") ok=$([ "$(awk 'NR > 1' /proc/swaps | wc -l)" -eq 0 ] && echo 1) ;;
+"cluster (/sys/kernel/mm/swap/vma_ra_enabled is false)") ok=$([ "$vma" = false ] && echo 1) ;;
+"cluster ("*" is on a disk that says it rotates: queue/rotational 1; swapon reads it, so a change counts from the next swapon)")
+    d=${ra#cluster (} d=${d%% is on a disk*}
+    ok=$(awk -v d="$d" 'NR > 1 && $1 == d { print 1 }' /proc/swaps) ;;
+"VMA (vma_ra_enabled, and no swap device on a rotational disk; swapon reads queue/rotational, so a change counts from the next swapon)")
+    ok=$([ "$vma" != false ] && [ -z "$(rotating_swap)" ] && echo 1) ;;
+"none: zram"*) ok=$(awk 'NR > 1 && $1 !~ /^\/dev\/zram/ { f = 1 } END { if (!f && NR > 1) print 1 }' /proc/swaps) ;;
+*) ok='' ;;
+esac
+if [ -n "$ok" ]; then pass "the readahead mode, and why: $ra"; else fail "the readahead mode agrees with the machine" "readahead: '$ra'; vma_ra_enabled: $vma" "$(cat /proc/swaps)"; fi
 
 # A kernel with PSI off (CONFIG_PSI_DEFAULT_DISABLED without psi=1, as this
 # project's 6.18 host is built): no /proc/pressure, here hidden under an
