@@ -26,7 +26,7 @@ if command -v shellcheck >/dev/null 2>&1; then
     [ "$cpus" -ge 1 ] || cpus=1
     mkdir "$tmp/sc"
     # shellcheck disable=SC2016 # expanded by that sh
-    if (cd "$top" && printf '%s\n' scripts/* tests/lib.sh tests/*.t .ci/run |
+    if (cd "$top" && printf '%s\n' scripts/* tests/*.sh tests/*.t .ci/run |
         xargs -P "$cpus" -I{} sh -c 'case $1 in *.ci/run) s=bash ;; *) s=sh ;; esac
             shellcheck -s "$s" -x "$1" >"$2/$(echo "$1" | tr /. __)" 2>&1' sh {} "$tmp/sc"); then
         pass "shellcheck: nothing to report on scripts/, tests/, .ci/run"
