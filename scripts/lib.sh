@@ -6,13 +6,12 @@
 # and the one reader of swap's report line.  Sourced, never run: by
 # scripts/box, which the lab's flows (scripts/lab, cache-vs-anon, backends)
 # and the tests source in turn, with box_library=1 and box_self set to its
-# path.  It loads the two rooms that root's flows share with box:
+# path (box finds this folder from it: swap_scripts).  It loads the two rooms that root's flows share with box:
 #   scripts/gate   what root runs for somebody, and with whose rights;
 #   scripts/undo   the records' kinds, the sweep, and the guard.
 # shellcheck shell=sh disable=SC2034,SC2154 # (its names are shared with the scripts that source it)
 [ -z "${swap_lib_loaded-}" ] || return 0
 swap_lib_loaded=1
-case ${box_self:=$0} in */*) swap_scripts=${box_self%/*} ;; *) swap_scripts=. ;; esac
 
 me=box
 say() { printf '%s: %s\n' "$me" "$*" >&2; }
@@ -324,7 +323,8 @@ forget() { rm -f "$state_dir/swap-$record_as.$tag.$1"; }
 # report_line FILE LABEL: from the last line of FILE that starts with
 # LABEL (swap's report: "after writing", "after reading", "start:"), its
 # numbers, into rl_rss and rl_swap (MB), rl_major (major faults since the
-# start) and rl_seconds (the step's time); 1 if there is no such line.
+# start) and rl_seconds (the step's time), the line itself into rl_l; 1
+# if there is no such line.
 # The one reader of swap's line, for every script.
 report_line() {
     rl_rss='' rl_swap='' rl_major='' rl_seconds=''
