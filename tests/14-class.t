@@ -79,23 +79,57 @@ if ! { how=$(sh "$box" how) && want_swap; }; then
 fi
 diag "box: $how"
 
+# A class whose first run to start is held, so that a test sees what it
+# waits for however slow the machine (an outer strace -f): a copy of the
+# lab whose ./swap is a shell script (held_swap) that runs the real one
+# with its lines passed on; the run that makes $hold/first stops passing
+# them on after its first progress line (writing: ...) until $hold/go, a
+# FIFO, is opened for writing; the others run the real one straight.
+# $hold is the asker's (under sudo root's flows run ./swap as her).
+held_lab() {
+    asker_out || return 1
+    hold=${asker_tmp:-$tmp}/hold
+    as_hold() { if [ -n "$asker_tmp" ]; then as_asker "$@"; else "$@"; fi; }
+    as_hold mkdir "$hold" && as_hold mkfifo "$hold/go" || return 1
+    # shellcheck disable=SC2086 # box_files: the files, a word each
+    mkdir "$tmp/co" "$tmp/co/scripts" && cp $box_files "$lab" "$tmp/co/scripts/" || return 1
+    cat >"$tmp/co/swap" <<HELD && chmod 755 "$tmp/co/swap"
+#!/bin/sh
+# tests/14's stand-in for ./swap: the first run to start holds.
+if mkdir "$hold/first" 2>/dev/null; then
+    { "$swap" "\$@"; echo \$? >"$hold/status"; } | {
+        while IFS= read -r l; do printf '%s\\n' "\$l"; case \$l in writing:*) break ;; esac; done
+        : <"$hold/go"
+        cat
+    }
+    exit "\$(cat "$hold/status")"
+fi
+exec "$swap" "\$@"
+HELD
+    held_lab="$tmp/co/scripts/lab"
+}
+# release: the held run goes on (opened read-write, so this never blocks,
+# whether the held run still waits or has been ended).
+release() { : <>"$hold/go"; }
+
 # (64 MB each in 16 MB boxes: the lesson's proportions, a quarter of its time.)
-# A class of 2 on a terminal (tmux, 200 x 40; 32 MB each), beside the one below (two
-# classes at once: the fault counts are not what either checks).
-sock=''
-if command -v tmux >/dev/null 2>&1; then
+# A class of 2 on a terminal (tmux, 200 x 40; 32 MB each), beside the one
+# below (two classes at once: the fault counts are not what either checks);
+# its first run held at its first progress line until the screen shows it.
+sock='' held_lab=''
+if ! command -v tmux >/dev/null 2>&1; then
+    :
+elif ! held_lab; then
+    bail "cannot make the held class's copy of the lab in $tmp/co"
+else
     sock=$tmp/tmux
-    tmux -S "$sock" -f /dev/null new-session -d -x 200 -y 40 "env BOX=16M sh '$lab' class 2 32M; echo CLASS-DONE-\$?; sleep 60"
-    # Its screen, every 50 ms until the class is done: a run's line while
-    # it went is noted.
-    (i=0
-    while [ $i -lt 600 ]; do
-        tmux -S "$sock" capture-pane -p -S - >"$tmp/screen" 2>/dev/null
-        grep -qE '^run   [12]: (writing: [0-9]+ MB|reading: [0-9]+ MB|after writing [0-9]+ MB:) +RSS +[0-9]+ MB  swap +[0-9]+ MB  major faults +[0-9]+$' "$tmp/screen" && : >"$tmp/seen"
-        grep -q '^CLASS-DONE-' "$tmp/screen" && break
-        sleep 0.05
-        i=$((i + 1))
-    done) &
+    tmux -S "$sock" -f /dev/null new-session -d -x 200 -y 40 "env BOX=16M sh '$held_lab' class 2 32M; echo CLASS-DONE-\$?; sleep 60"
+    # shellcheck disable=SC2317 # called through wait_for
+    screen_has() { tmux -S "$sock" capture-pane -p -S - >"$tmp/screen" 2>/dev/null && grep -qE "$1" "$tmp/screen"; }
+    (wait_max=1200
+    wait_for screen_has '^run   [12]: writing: [0-9]+ MB +RSS +[0-9]+ MB  swap +[0-9]+ MB  major faults +[0-9]+$' && : >"$tmp/seen"
+    release
+    wait_for screen_has '^CLASS-DONE-') &
     looker=$!
 fi
 # (Its watch every tenth of a second, CLASS_EVERY from lib.sh: a line on
@@ -176,14 +210,13 @@ left=$(leftover)
 is "an interrupted class: no run, box or temporary folder left${left:+: $left}" "${#left}" -eq 0
 
 # Interrupted mid-run after the lab reaped a box helper behind its back:
-# run 1's ./swap is held still (SIGSTOP) and run 2 ends, so while the lab
-# waits for run 1's helper, the shell reaps run 2's, and its PID is free.
+# one run is held (held_lab) and the other ends, so while the lab waits
+# for the held run's helper, or on its way to it, the shell reaps the
+# other's, and its PID is free.
 # It goes to an unprivileged user's process (as root, through ns_last_pid,
 # the next PID the kernel hands out; setpriv then drops to that user),
 # which the class must not signal when it is stopped with SIGTERM, or with
 # SIGINT as a terminal's Ctrl-C sends it.
-# start_of PID: its start time, to tell which box helper came first.
-start_of() { sed -n 's/.*) //p' "/proc/$1/stat" 2>/dev/null | awk '{ print $20 }'; }
 reaped_test() {
     desc="an interrupted class (SIG$1) signals no process it has reaped"
     is_root || { skip "$desc" "not root: the next PID cannot be chosen (ns_last_pid)"; return; }
@@ -191,7 +224,9 @@ reaped_test() {
     command -v setpriv >/dev/null 2>&1 || { skip "$desc" "setpriv is not installed"; return; }
     # shellcheck disable=SC2119 # a student, not a victim
     [ -n "${student-}" ] || make_student || { skip "$desc" "cannot make a user: $(cat "$tmp/useradd.err")"; return; }
-    env --default-signal=INT BOX=16M sh "$lab" class 2 64M >"$out" 2>"$err" &
+    [ -n "$held_lab" ] || held_lab || { skip "$desc" "cannot make the held class's copy of the lab"; return; }
+    rm -rf "$hold/first" "$hold/status"
+    env --default-signal=INT BOX=16M sh "$held_lab" class 2 64M >"$out" 2>"$err" &
     bg=$!
     # Its two box helpers, and only they: the lab's own pipelines (the
     # sweep's sed | awk) are children of it too for a moment.  (env runs
@@ -204,15 +239,14 @@ reaped_test() {
         fail "$desc" "the class did not start its two runs" "$(cat "$out" "$err")"
         return
     fi
-    first=$(for h in $(helpers); do echo "$(start_of "$h") $h"; done | sort -n | awk 'NR == 1 { print $2 }')
-    second=$(helpers | grep -vx "$first")
+    # One run is held (held_lab) and cannot end; the other ends, and the
+    # lab's shell reaps its helper while it waits: that helper's PID is free.
     # shellcheck disable=SC2317 # called through wait_for
-    held() { r=$(is_swap "$(pgrep -u "$run_uid" -P "$first" -f "^($swap|$gated_re) -i 8388608 64M\$")") && [ -n "$r" ] && signal_run -STOP "$r" swap; }
-    # shellcheck disable=SC2317 # called through wait_for
-    reaped() { [ ! -e "/proc/$second" ]; }
-    if ! wait_for held || ! wait_for reaped; then
+    reaped() { for h in $hs; do [ -e "/proc/$h" ] || { second=$h; return 0; }; done; return 1; }
+    hs=$(helpers) second='' wait_max=3000
+    if ! wait_for test -d "$hold/first" || ! wait_for reaped; then
         own_kill -TERM "$bg"; wait "$bg"
-        fail "$desc" "run 1 could not be held while run 2 ended" "$(cat "$out" "$err")"
+        fail "$desc" "one run could not be held while the other ended" "$(cat "$out" "$err")"
         return
     fi
     plant_at "$second"
