@@ -53,7 +53,7 @@ case $uid in ''|*[!0-9]*) uid=$(id -u) ;; esac
 # /tmp or /var/tmp: anyone may plant a link, a FIFO or a record there, and
 # root would follow or obey it.  Each folder is this user's own, mode 0700,
 # below folders only root or this user can change, checked before every use
-# (lab_dirs); nobody else can put anything in it or move it away.
+# (box_dirs); nobody else can put anything in it or move it away.
 #   state_dir: records of changed settings, on a file system emptied at boot,
 #     as the settings themselves are (root: /run/swap-lab);
 #   work_dir: temporary swapfiles, the 1997 script's file, temporary
@@ -129,10 +129,10 @@ parents_ok() {
 nl='
 '
 
-# lab_dirs: make the two folders if they are missing, then check them; one
+# box_dirs: make the two folders if they are missing, then check them; one
 # line and 1 when either is not safe to use.  The tools the runs start get
 # the work folder as TMPDIR: nothing of theirs goes into a shared folder.
-lab_dirs() {
+box_dirs() {
     # Made first, then looked at: a fallback name squatted between a look
     # and the mkdir is seen as squatted, not refused.
     for d in "$state_dir" "$work_dir"; do

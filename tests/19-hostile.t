@@ -479,7 +479,7 @@ else
 fi
 sf=$work_dir/swap-test.$tag.odd.swapfile
 # shellcheck disable=SC2016 # expanded by that sh: scripts/box, with a fallocate that also opens the file up
-run sh -c 'box_library=1 box_self=$1; . "$1"; fallocate() { command fallocate "$@" && chmod 644 "$3"; }; swap_on "$2"' sh "$box" "$sf"
+run sh -c 'box_library=1 box_self=$1; . "$1"; fallocate() { command fallocate "$@" && chmod 644 "$3"; }; box_swapon "$2"' sh "$box" "$sf"
 if [ "$rc" -ne 0 ] && grep -q "cannot make the swapfile $sf" "$err" && [ ! -e "$sf" ] && ! grep -q "^$sf " /proc/swaps; then
     pass "a swapfile of mode 644 is refused before mkswap, and removed ($(cat "$err"))"
 else
@@ -494,7 +494,7 @@ else
     sf=$work_dir/swap-test.$tag.off.swapfile
     if SWAPFILE_SIZE=16M sh "$box" swapon "$sf" 2>"$err"; then
         # shellcheck disable=SC2016 # expanded by that sh: scripts/box, with a swapoff that fails
-        run sh -c 'box_library=1 box_self=$1; . "$1"; swapoff() { echo "swapoff: $1: Cannot allocate memory" >&2; return 1; }; swap_off "$2"' sh "$box" "$sf"
+        run sh -c 'box_library=1 box_self=$1; . "$1"; swapoff() { echo "swapoff: $1: Cannot allocate memory" >&2; return 1; }; box_swapoff "$2"' sh "$box" "$sf"
         if [ "$rc" -ne 0 ] && [ -f "$sf" ] && grep -q "^$sf " /proc/swaps && grep -q "swapoff $sf failed: it is still on as swap, so it stays" "$err"; then
             pass "a swapfile whose swapoff fails is kept, on, and named ($(tail -n 1 "$err"))"
         else

@@ -100,14 +100,14 @@ base=$ms
 as_victim rmdir "/tmp/swap-lab-$victim_uid" 2>/dev/null
 bound=$((3 * base > 2000 ? 3 * base : 2000))
 # Squatted between a look and the mkdir: the name is free when the
-# victim's lab_dirs starts, and the student makes it just before the
+# victim's box_dirs starts, and the student makes it just before the
 # victim's mkdir of it (that mkdir waits for her folder).  The victim
 # still gets a folder of its own, not a refusal.
 fb=/tmp/swap-lab-$victim_uid
 # shellcheck disable=SC2016 # expanded by the victim's sh
 as_victim timeout 20 sh -c 'box_library=1 box_self=$1 fb=$2; . "$1"
     mkdir() { if [ "${3-}" = "$fb" ]; then i=0; while [ ! -d "$fb" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done; fi; command mkdir "$@"; }
-    lab_dirs && echo "$state_dir"' sh "$co/box" "$fb" >"$tmp/race.out" 2>"$tmp/race.err" &
+    box_dirs && echo "$state_dir"' sh "$co/box" "$fb" >"$tmp/race.out" 2>"$tmp/race.err" &
 racing=$!
 sleep 0.3
 as_student mkdir "$fb"

@@ -168,7 +168,7 @@ guard_test() {
     boxed=$!
     sh "$box" guard "$otag"
     # shellcheck disable=SC2317 # called through wait_for
-    guard_pid() { g=$(pgrep -u 0 -f "^sh .*/scripts/box watch $otag\$"); [ -n "$g" ]; }
+    guard_pid() { g=$(pgrep -u 0 -f "^sh .*/scripts/box guard-watch $otag\$"); [ -n "$g" ]; }
     wait_for guard_pid || { fail "$desc" "its guard did not start"; own_kill -KILL "$owner" "$boxed"; return 1; }
     pc=$pids_mnt/swap-box.$tag.pids
     at_exit=pids_gone
@@ -214,7 +214,7 @@ guard_test() {
         fail "$desc: no /dev/log, its log in root's state folder" "$state_dir/guard.log: $(tail -n 3 "$state_dir/guard.log" 2>&1)"
     fi
     # shellcheck disable=SC2016 # expanded by that sh
-    wait_for sh -c '! pgrep -f "box watch $1\$" >/dev/null' sh "$otag"
+    wait_for sh -c '! pgrep -f "box guard-watch $1\$" >/dev/null' sh "$otag"
     pids_gone
 }
 guard_test || { n=$((n + 3)); for k in 1 2 3; do echo "ok $((n - 3 + k)) - the guard with its forks denied # SKIP as above"; done; }
