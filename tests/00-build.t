@@ -3,6 +3,7 @@
 # through the Makefile, which must honour the user's CC and CFLAGS.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 plan 5
 
 # Build a copy in $tmp so the ./swap the other tests use is not touched.

@@ -3,6 +3,7 @@
 # nothing on stderr, exit 0.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 plan 6
 
 run "$swap"

@@ -3,6 +3,7 @@
 # are resident, reading them back costs no major fault.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 need_room 256
 plan 7
 

@@ -7,6 +7,7 @@
 # that the kernel only marks (swpout_zero, Linux 6.12+).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 need_box
 # The plain run first, for its time: it needs no turn (swap_lock).
 run "$swap"

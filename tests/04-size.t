@@ -3,6 +3,7 @@
 # rounded up to whole pages.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 need_room 1024
 plan 8
 

@@ -3,6 +3,7 @@
 # bad argument, 1 for a failing system call), nothing on stdout, no crash.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 plan 59
 
 # expect DESC STATUS ARGS...

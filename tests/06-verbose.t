@@ -5,6 +5,7 @@
 # (PSI).  Boxed, it names the box's limit.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 # (It reads what swap is on, and makes a box: its turn.)
 swap_lock
 plan 12

@@ -3,6 +3,7 @@
 # that the kernel will kill it, goes on, and the kernel does kill it.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 need_box
 # With swap on, what forbids it is the box's own swap limit of 0: the case
 # to prove.  Without swap the program must warn all the same.

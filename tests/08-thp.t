@@ -7,6 +7,7 @@
 # while it is held still: no other process's huge pages can count.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 f=/sys/kernel/mm/transparent_hugepage/enabled
 [ -w "$f" ] || skip_all "cannot set THP mode (not root, or no THP in this kernel)"
 hpage=$(cat /sys/kernel/mm/transparent_hugepage/hpage_pmd_size 2>/dev/null)

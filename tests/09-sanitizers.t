@@ -12,6 +12,7 @@
 no_census=1
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 plan 9
 
 cc=${CC:-cc}

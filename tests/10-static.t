@@ -2,6 +2,7 @@
 # Static checks: cppcheck on swap.c, shellcheck on every shell script.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 plan 2
 
 if command -v cppcheck >/dev/null 2>&1; then

@@ -12,6 +12,7 @@
 # count beyond noise; and the read step's stall time (-v).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 plan 21
 
 # The unit check and the plain runs need no turn (swap_lock): after the

@@ -5,6 +5,7 @@
 # make plot's way (lab plot) writes the figure; the committed figures parse.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 plan 23
 
 plot=$top/scripts/plot

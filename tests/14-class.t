@@ -7,6 +7,7 @@
 # PID to anyone, another user's process too.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 plan 18
 # (The OOM kill count and the free swap are the machine's: its turn.)
 swap_lock

@@ -9,6 +9,7 @@
 # root: one line and a non-zero exit.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 cva=$top/scripts/cache-vs-anon
 
 if ! is_root; then

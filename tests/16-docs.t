@@ -6,6 +6,7 @@
 # project.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 plan 6
 
 cd "$top" || exit 1

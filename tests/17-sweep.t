@@ -19,6 +19,7 @@
 # all the same.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 is_root || skip_all "not root: the runs that leave boxes, swapfiles and settings behind need root"
 need_box
 swap_lock

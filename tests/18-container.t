@@ -16,6 +16,7 @@
 # installed that cannot run a container: with REQUIRE_BOX=1 a failure.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 
 no_engine() {
     if [ "${REQUIRE_CONTAINER:-0}" = 1 ]; then

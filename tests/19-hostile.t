@@ -24,6 +24,7 @@
 # are random: another user cannot squat them to spoil the test.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 need_users victim
 plan 43
 # bail WHY: the test cannot go on (one plan only: TAP's Bail out!).

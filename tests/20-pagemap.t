@@ -7,6 +7,7 @@
 # read order, are checked with those runs in tests/11-order.t.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 plan 9
 
 report_lines() { grep -E '^(start|after|writing|reading)' "$1"; }

@@ -12,6 +12,7 @@
 no_census=1
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 # Room for plain runs: a runner that is itself a small box (a container
 # started with -m) would swap them.
 lim=$(runner_limit_mb)

@@ -11,6 +11,7 @@
 # line, exit 2.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 be=$top/scripts/backends
 want=''
 

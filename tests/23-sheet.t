@@ -13,6 +13,7 @@
 # also shown to catch a planted fault.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 plan 16
 cd "$top" || exit 1
 

@@ -12,6 +12,7 @@
 #    victim's box dirs takes under 2 s, and keeps to one folder of its own.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 need_users victim
 plan 12
 

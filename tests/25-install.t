@@ -6,6 +6,7 @@
 # other; --version is one line, the version the page's header gives.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 plan 13
 
 dest=$tmp/dest

@@ -7,6 +7,7 @@
 # leaves the terminal's settings as they were.  Plain runs: no box.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed (Debian: tmux)"
 need_room 2048
 plan 10

@@ -16,6 +16,7 @@
 #    leaves running.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 # (Its turn: its boxes, guard and changed swappiness are for the machine.)
 # shellcheck disable=SC2119 # a student, no victim
 need_users

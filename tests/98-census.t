@@ -20,6 +20,7 @@
 no_census=1
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 is_root || skip_all "not root: the census is of root's suite"
 why=$(census_can) || skip_all "$why: no census was taken"
 plan 11

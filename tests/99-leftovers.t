@@ -10,6 +10,7 @@ no_census=1
 no_sweep=1
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+begin "$@"
 # Its turn (swap_lock): a suite of this user's in another checkout leaves
 # what a killed run leaves, on purpose, inside its own turn (tests/17).
 swap_lock

@@ -73,8 +73,32 @@ sweep_users() {
     done
 }
 
+
+# at_exit: a function of the test's, run first on the way out (a test
+# stopped by a signal too).
+cleanup() {
+    [ -z "$at_exit" ] || "$at_exit"
+    [ -z "$asker_tmp" ] || as_asker rm -rf "$asker_tmp"
+    [ -z "$test_swapfile" ] || sh "$box" swapoff "$test_swapfile"
+    if [ -n "$thp_saved" ]; then
+        echo "$thp_saved" >/sys/kernel/mm/transparent_hugepage/enabled && rm -f "$state_dir/swap-test.$tag.thp"
+    fi
+    for u in $users; do
+        remove_student "${u#*=}" "$tag" && rm -f "$state_dir/test-user.$tag.${u%%=*}"
+    done
+    rm -rf "$tmp"
+    # (Let go explicitly: a run still going on in the background holds the
+    # same descriptor.)
+    [ -z "$turn" ] || { turn_log ends; flock -u 9; }
+}
+
+# begin ARGS: what every test does first, right after sourcing this file
+# (which only defines): the paths, this user's folders, the sweep of what
+# a killed test left (not with no_sweep=1), this test's tag and private
+# folder (its TMPDIR), the census's start (not with no_census=1), and the
+# one cleanup on every way out.  ARGS: the test's own, for the census.
 # shellcheck disable=SC2034 # these are for the tests that source this file
-{
+begin() {
     top=$(cd "$(dirname "$0")/.." && pwd)
     swap=$top/swap
     box=$top/scripts/box
@@ -140,28 +164,10 @@ sweep_users() {
     fi
     gated_re=/proc/self/fd/9
     n=0 failures=0
+    test_swapfile='' thp_saved='' users='' turn='' at_exit='' asker_tmp=''
+    trap cleanup EXIT
+    trap 'exit 1' INT TERM HUP
 }
-
-# at_exit: a function of the test's, run first on the way out (a test
-# stopped by a signal too).
-test_swapfile='' thp_saved='' users='' turn='' at_exit='' asker_tmp=''
-cleanup() {
-    [ -z "$at_exit" ] || "$at_exit"
-    [ -z "$asker_tmp" ] || as_asker rm -rf "$asker_tmp"
-    [ -z "$test_swapfile" ] || sh "$box" swapoff "$test_swapfile"
-    if [ -n "$thp_saved" ]; then
-        echo "$thp_saved" >/sys/kernel/mm/transparent_hugepage/enabled && rm -f "$state_dir/swap-test.$tag.thp"
-    fi
-    for u in $users; do
-        remove_student "${u#*=}" "$tag" && rm -f "$state_dir/test-user.$tag.${u%%=*}"
-    done
-    rm -rf "$tmp"
-    # (Let go explicitly: a run still going on in the background holds the
-    # same descriptor.)
-    [ -z "$turn" ] || { turn_log ends; flock -u 9; }
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 
 # ---------------------------------------------------------------- TAP
 
