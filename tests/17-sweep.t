@@ -174,7 +174,7 @@ if [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ]; then
 else
     # A test that makes its swapfile and is killed ($0 tells lib.sh where it is).
     # shellcheck disable=SC2016 # expanded by that test
-    TEST_SWAPFILE=1 sh -c '. "$(dirname "$0")/lib.sh"; want_swap && echo "$test_swapfile" && exec sleep 100' \
+    TEST_SWAPFILE=1 sh -c '. "$(dirname "$0")/lib.sh"; begin; want_swap && echo "$test_swapfile" && exec sleep 100' \
         "$top/tests/leaver" >"$tmp/leaver.out" 2>&1 &
     leaver=$!
     wait_for grep -qs swapfile "$tmp/leaver.out"

@@ -167,6 +167,11 @@ begin() {
     test_swapfile='' thp_saved='' users='' turn='' at_exit='' asker_tmp=''
     trap cleanup EXIT
     trap 'exit 1' INT TERM HUP
+    # A runner that is itself a small box (a container started with -m
+    # 64m): there even a plain run swaps, so every test takes its turn
+    # (swap_lock), lest one read the free swap while another's runs hold some.
+    runner_boxed=$(runner_limit_mb)
+    [ -z "$runner_boxed" ] || [ "$runner_boxed" -ge 512 ] || swap_lock
 }
 
 # ---------------------------------------------------------------- TAP
@@ -531,8 +536,3 @@ strips() { grep -c '^          \[[# .:]*\]$' "$1"; }
 strip() { grep '^          \[[# .:]*\]$' "${2:-$out}" | sed -n "$1p" | sed 's/^ *\[//; s/\]$//'; }
 count() { printf '%s' "$1" | tr -cd "$2" | wc -c; }
 
-# A runner that is itself a small box (a container started with -m 64m):
-# there even a plain run swaps, so every test takes its turn (swap_lock),
-# lest one read the free swap while another's runs hold some.
-runner_boxed=$(runner_limit_mb)
-[ -z "$runner_boxed" ] || [ "$runner_boxed" -ge 512 ] || swap_lock
