@@ -1147,7 +1147,9 @@ static int swap_rotational(const char *name)
  * block of 2^page-cluster swap slots).  zram reads a fault's page alone
  * (SWP_SYNCHRONOUS_IO).  Read in 6.12: swap_use_vma_readahead, line 338,
  * and swapon's atomic_inc(&nr_rotate_swap) for a device whose disk is
- * not bdev_nonrot, line 3520 (a swapfile's is its file system's). */
+ * not bdev_nonrot, line 3520 (a swapfile's is its file system's).  The
+ * same rule in 7.3.4: mm/swap_state.c line 617, and mm/swapfile.c line
+ * 3735, where bdev_nonrot has become !bdev_rot. */
 static void print_readahead(void)
 {
     FILE *f = fopen("/proc/swaps", "r");
