@@ -323,11 +323,13 @@ forget() { rm -f "$state_dir/swap-$record_as.$tag.$1"; }
 # report_line FILE LABEL: from the last line of FILE that starts with
 # LABEL (swap's report: "after writing", "after reading", "start:"), its
 # numbers, into rl_rss and rl_swap (MB), rl_major (major faults since the
-# start) and rl_seconds (the step's time), the line itself into rl_l; 1
-# if there is no such line.
+# start) and rl_seconds (the step's time), the line itself into rl_l and
+# its label ("after writing 256 MB:", "reading: 32 MB") into rl_label; 1
+# if there is no such line.  LABEL empty: the last line, whatever it is.
+# Builtins only: the class's watch reads every run's file each look.
 # The one reader of swap's line, for every script.
 report_line() {
-    rl_rss='' rl_swap='' rl_major='' rl_seconds=''
+    rl_rss='' rl_swap='' rl_major='' rl_seconds='' rl_label=''
     rl_l=''
     while IFS= read -r rl_x; do
         case $rl_x in "$2"*) rl_l=$rl_x ;; esac
@@ -337,6 +339,8 @@ report_line() {
     set -- ${rl_l#*RSS }
     [ "$#" -ge 10 ] || return 1
     rl_rss=$1 rl_swap=$4 rl_major=$8 rl_seconds=$9
+    rl_label=${rl_l%%RSS*}
+    while :; do case $rl_label in *' ') rl_label=${rl_label% } ;; *) break ;; esac; done
 }
 
 # shellcheck source=scripts/gate
