@@ -522,10 +522,12 @@ state_of() {
 wait_max=600
 wait_for() {
     i=0
-    while ! "$@" && [ $i -lt $wait_max ]; do
+    # (Success is CMD's first success: not asked again, since what it
+    # looked at may have moved on by then.)
+    until "$@"; do
+        [ $i -lt $wait_max ] || return 1
         if [ $i -lt 20 ]; then sleep 0.1; i=$((i + 1)); else sleep 0.5; i=$((i + 5)); fi
     done
-    "$@"
 }
 
 # ------------------------------------------------ swap -m's page maps
