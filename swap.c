@@ -1086,37 +1086,11 @@ static struct memcg find_memcg(void)
     return cg;
 }
 
-/* Free swap, in bytes, over all swap devices that are on, and how many are
- * on in *ndev; prints each one when verbose. */
-static unsigned long long swap_devices(int verbose, int *ndev)
-{
-    unsigned long long free_kb = 0;
-    int n = 0;
-    FILE *f = fopen("/proc/swaps", "r");
-
-    if (f != NULL) {
-        char line[PATH_MAX + 128];
-
-        while (fgets(line, sizeof(line), f) != NULL) {
-            char name[PATH_MAX], type[32];
-            unsigned long long size_kb, used_kb;
-
-            if (sscanf(line, "%4095s %31s %llu %llu", name, type, &size_kb, &used_kb) != 4)
-                continue;       /* the header line */
-            n++;
-            free_kb += size_kb - used_kb;
-            if (verbose)
-                printf("%-16s%s (%s, %llu MB, %llu MB used)\n", "swap device:", name,
-                       strncmp(name, "/dev/zram", 9) == 0 ? "zram" : type,
-                       size_kb / 1024, used_kb / 1024);
-        }
-        fclose(f);
-    }
-    if (verbose && n == 0)
-        printf("%-16s%s\n", "swap device:", "none");
-    *ndev = n;
-    return free_kb * KiB;
-}
+/* What -v's readahead line needs to know of the swap devices that are on. */
+struct swap_seen {
+    int disks, zram;
+    char rotating[PATH_MAX];    /* the first one on a disk that says it rotates */
+};
 
 /* Whether the disk under a swap device says it rotates: for a swapfile,
  * the disk of its file system; for a partition, the whole disk's queue.
@@ -1139,6 +1113,49 @@ static int swap_rotational(const char *name)
     return buf[0] == '1';
 }
 
+/* Free swap, in bytes, over all swap devices that are on, and how many are
+ * on in *ndev; prints each one when verbose, and notes in *seen (if not
+ * NULL) what the readahead line needs. */
+static unsigned long long swap_devices(int verbose, int *ndev, struct swap_seen *seen)
+{
+    unsigned long long free_kb = 0;
+    int n = 0;
+    FILE *f = fopen("/proc/swaps", "r");
+
+    if (f != NULL) {
+        char line[PATH_MAX + 128];
+
+        while (fgets(line, sizeof(line), f) != NULL) {
+            char name[PATH_MAX], type[32];
+            unsigned long long size_kb, used_kb;
+
+            if (sscanf(line, "%4095s %31s %llu %llu", name, type, &size_kb, &used_kb) != 4)
+                continue;       /* the header line */
+            n++;
+            free_kb += size_kb - used_kb;
+            if (verbose)
+                printf("%-16s%s (%s, %llu MB, %llu MB used)\n", "swap device:", name,
+                       strncmp(name, "/dev/zram", 9) == 0 ? "zram" : type,
+                       size_kb / 1024, used_kb / 1024);
+            if (seen == NULL)
+                continue;
+            if (strncmp(name, "/dev/zram", 9) == 0)
+                seen->zram++;
+            else {
+                seen->disks++;
+                if (seen->rotating[0] == '\0' && swap_rotational(name) == 1)
+                    snprintf(seen->rotating, sizeof(seen->rotating), "%s", name);
+            }
+        }
+        fclose(f);
+    }
+    if (verbose && n == 0)
+        printf("%-16s%s\n", "swap device:", "none");
+    *ndev = n;
+    return free_kb * KiB;
+}
+
+
 /* Which swap readahead a fault gets, and why.  swapin_readahead
  * (mm/swap_state.c) takes the VMA mode (a window of virtual pages around
  * the fault) when swap_use_vma_readahead() says so: vma_ra_enabled is true
@@ -1150,38 +1167,21 @@ static int swap_rotational(const char *name)
  * not bdev_nonrot, line 3520 (a swapfile's is its file system's).  The
  * same rule in 7.3.4: mm/swap_state.c line 617, and mm/swapfile.c line
  * 3735, where bdev_nonrot has become !bdev_rot. */
-static void print_readahead(void)
+static void print_readahead(const struct swap_seen *seen)
 {
-    FILE *f = fopen("/proc/swaps", "r");
-    char rot[PATH_MAX] = "", buf[16];
-    int disks = 0, zram = 0, vma = 1;
+    char buf[16];
+    int vma = 1;
 
-    if (f != NULL) {
-        char line[PATH_MAX + 128], name[PATH_MAX];
-
-        while (fgets(line, sizeof(line), f) != NULL) {
-            if (sscanf(line, "%4095s", name) != 1 || strcmp(name, "Filename") == 0)
-                continue;
-            if (strncmp(name, "/dev/zram", 9) == 0) {
-                zram++;
-                continue;
-            }
-            disks++;
-            if (rot[0] == '\0' && swap_rotational(name) == 1)
-                snprintf(rot, sizeof(rot), "%s", name);
-        }
-        fclose(f);
-    }
     if (read_line("/sys/kernel/mm/swap/vma_ra_enabled", buf, sizeof(buf)) == 0)
         vma = strcmp(buf, "true") == 0;
-    if (disks == 0)
-        printf("%-16s%s\n", "readahead:", zram != 0 ? "none: zram reads each fault's page alone (synchronous I/O)"
+    if (seen->disks == 0)
+        printf("%-16s%s\n", "readahead:", seen->zram != 0 ? "none: zram reads each fault's page alone (synchronous I/O)"
                : "none (no swap device)");
     else if (!vma)
         printf("%-16s%s\n", "readahead:", "cluster (/sys/kernel/mm/swap/vma_ra_enabled is false)");
-    else if (rot[0] != '\0')
+    else if (seen->rotating[0] != '\0')
         printf("%-16scluster (%s is on a disk that says it rotates: queue/rotational 1; "
-               "swapon reads it, so a change counts from the next swapon)\n", "readahead:", rot);
+               "swapon reads it, so a change counts from the next swapon)\n", "readahead:", seen->rotating);
     else
         printf("%-16s%s\n", "readahead:", "VMA (vma_ra_enabled, and no swap device on a rotational disk; "
                "swapon reads queue/rotational, so a change counts from the next swapon)");
@@ -1317,6 +1317,7 @@ static void print_environment(long page, enum order order)
     char buf[256], *mode;
     long cluster = -1;
     int ndev;
+    struct swap_seen seen = { 0 };
 
     if (uname(&u) == -1)
         die("uname");
@@ -1342,8 +1343,8 @@ static void print_environment(long page, enum order order)
            read_line("/proc/sys/vm/swappiness", buf, sizeof(buf)) == 0 ? buf : "unknown");
     print_lru();
 
-    swap_devices(1, &ndev);
-    print_readahead();
+    swap_devices(1, &ndev, &seen);
+    print_readahead(&seen);
     if (read_line("/sys/module/zswap/parameters/enabled", buf, sizeof(buf)) == 0)
         printf("%-16s%s\n", "zswap:", buf[0] == 'Y' ? "on" : "off");
     else
@@ -1372,7 +1373,7 @@ static void warn_if_box_will_kill(unsigned long long size)
 
     if (cg.mem_limit == UNLIMITED || cg.mem_limit >= size)
         return;
-    usable = min_ull(swap_devices(0, &ndev), cg.swap_limit);
+    usable = min_ull(swap_devices(0, &ndev, NULL), cg.swap_limit);
     if (usable == 0)
         fprintf(stderr, "%s: warning: memory limit %s is below %llu MB and %s, so the kernel "
                 "will kill this program\n", progname, limit_text(cg.mem_limit, buf, sizeof(buf)),
