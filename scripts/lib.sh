@@ -2,13 +2,14 @@
 #
 # lib.sh: what every script of the lab needs, in one place: owner tags and
 # start times, this user's own folders and files made safely, the /proc and
-# cgroup readers, the records a run writes before it changes the machine,
-# and the one reader of swap's report line.  Sourced, never run: by
-# scripts/box, which the lab's flows (scripts/lab, cache-vs-anon, backends)
-# and the tests source in turn, with box_library=1 and box_self set to its
-# path (box finds this folder from it: swap_scripts).  It loads the two rooms that root's flows share with box:
-#   scripts/gate   what root runs for somebody, and with whose rights;
-#   scripts/undo   the records' kinds, the sweep, and the guard.
+# cgroup readers, and the records a run writes before it changes the
+# machine.  Sourced, never run: by scripts/box, which the lab's flows
+# (scripts/lab, cache-vs-anon, backends) and the tests source in turn,
+# with box_library=1 and box_self set to its path (box finds this folder
+# from it: swap_scripts).  It loads the rooms the flows share with box:
+#   scripts/report  how a line of swap's report is read (report_line);
+#   scripts/gate    what root runs for somebody, and with whose rights;
+#   scripts/undo    the records' kinds, the sweep, and the guard.
 # shellcheck shell=sh disable=SC2034,SC2154 # (its names are shared with the scripts that source it)
 [ -z "${swap_lib_loaded-}" ] || return 0
 swap_lib_loaded=1
@@ -320,29 +321,8 @@ remember() {
 }
 forget() { rm -f "$state_dir/swap-$record_as.$tag.$1"; }
 
-# report_line FILE LABEL: from the last line of FILE that starts with
-# LABEL (swap's report: "after writing", "after reading", "start:"), its
-# numbers, into rl_rss and rl_swap (MB), rl_major (major faults since the
-# start) and rl_seconds (the step's time), the line itself into rl_l and
-# its label ("after writing 256 MB:", "reading: 32 MB") into rl_label; 1
-# if there is no such line.  LABEL empty: the last line, whatever it is.
-# Builtins only: the class's watch reads every run's file each look.
-# The one reader of swap's line, for every script.
-report_line() {
-    rl_rss='' rl_swap='' rl_major='' rl_seconds='' rl_label=''
-    rl_l=''
-    while IFS= read -r rl_x; do
-        case $rl_x in "$2"*) rl_l=$rl_x ;; esac
-    done <"$1"
-    [ -n "$rl_l" ] || return 1
-    # shellcheck disable=SC2086 # the line's words
-    set -- ${rl_l#*RSS }
-    [ "$#" -ge 10 ] || return 1
-    rl_rss=$1 rl_swap=$4 rl_major=$8 rl_seconds=$9
-    rl_label=${rl_l%%RSS*}
-    while :; do case $rl_label in *' ') rl_label=${rl_label% } ;; *) break ;; esac; done
-}
-
+# shellcheck source=scripts/report
+. "$swap_scripts/report"
 # shellcheck source=scripts/gate
 . "$swap_scripts/gate"
 # shellcheck source=scripts/undo

@@ -124,7 +124,8 @@ fi
 boxed reverse -m -i $((size_mb / 4))M; rev_reads=$reads
 q=$(awk -v q="^reading: $((size_mb / 4)) MB " 'f { sub(/^ *\[/, ""); sub(/\]$/, ""); print; exit } $0 ~ q { f = 1 }' "$out")
 r=$(strip 9) want=$(resident_marks 3)
-q_marks=$(marks "$(sed -n "s/^reading: $((size_mb / 4)) MB  *RSS *\([0-9]*\) MB.*/\1/p" "$out")")
+report_line "$out" "reading: $((size_mb / 4)) MB"
+q_marks=$(marks "$rl_rss")
 tail_ram=$(( $(count "$(printf '%s' "$q" | cut -c 48-64)" '#') + $(count "$(printf '%s' "$q" | cut -c 48-64)" ':') ))
 ends=$(( $(count "$r" '#') + $(count "$r" ':') ))
 # (Within three marks, and the one a process's own RSS may lag at 64 KiB.)

@@ -39,7 +39,7 @@ else
     fail "-i 64M: without the progress lines, the usual three lines" "$(cat "$tmp/usual")"
 fi
 # Plainly, RSS follows the pages written: at least 64, 128, 192 MB.
-r=$(awk 'NR >= 2 && NR <= 4 { sub(/.*RSS */, ""); print $1 + 0 }' "$out" | tr '\n' ' ')
+r=$(awk "$report_awk"'NR >= 2 && NR <= 4 && report($0) { print R_rss }' "$out" | tr '\n' ' ')
 lim=$(runner_limit_mb)
 if [ -n "$lim" ] && [ "$lim" -lt 288 ]; then
     skip "writing lines: RSS at least 64, 128, 192 MB" "this runner is itself limited to $lim MB, below the 256 MB a plain run needs"

@@ -4,7 +4,7 @@
 # known samples (a test build, tests/latency_selftest.c); plainly, each step's
 # kinds add up to its pages and the read has no major fault; in a box, the
 # read step's majors are its major faults, cost ten times a load from RAM
-# or more, and hold most of its time; -l changes the major faults by no
+# or more, and hold three times their share of its accesses in its time; -l changes the major faults by no
 # more than run-to-run noise, and its memory does not grow with SIZE.
 # Not traced by the census (tests/98): it counts ./swap's own system calls
 # with strace.
@@ -219,13 +219,19 @@ mm=$(lat "$out" read major median)
 if [ -z "${load_ns-}" ]; then skip "box -l: a major fault against a load from RAM" "no plain run here to time a load from RAM"
 elif [ -n "$mm" ]; then is "box -l: a major fault's median ($mm ns) is ten times a load's from RAM ($load_ns ns) or more" "${mm%.*}" -ge $((10 * ${load_ns%.*}))
 else fail "box -l: a major fault's median" "no 'major fault' line" "$(cat "$out")"; fi
+# The majors' share of the read step's time against their share of its
+# accesses (an eighth, with readahead of 8 pages): at least three times
+# it.  "Most of the time" is what B, C and D measure (85-91 %), but on a
+# fast virtual disk a major fault costs only about seven minor ones (A:
+# 70 and 9.7 µs, a share of 51-56 %; docs/answers.md, exercise 13).
 share=$(lat "$out" read major share)
+pct=$((100 * majors / n64))
 if traced; then
     # (Each access's two getrusage calls stop at the tracer: its time, not
     # the faults', fills the step.)
-    skip "box -l: the major faults hold most of the read step's time ($share %)" "traced: every system call stops at the tracer"
+    skip "box -l: the major faults ($pct % of the read step's accesses) hold three times that of its time ($share %)" "traced: every system call stops at the tracer"
 else
-    is "box -l: the major faults hold most of the read step's time ($share %)" "${share:-0}" -gt 50
+    is "box -l: the major faults ($pct % of the read step's accesses) hold three times that of its time ($share %)" "${share:-0}" -ge $((3 * pct))
 fi
 f() { echo $(( $(field 3 major "$1") - $(field 2 major "$1") )); }
 l1=$(f "$tmp/l1") l2=$(f "$tmp/l2") p1=$(f "$tmp/p1") p2=$(f "$tmp/p2")

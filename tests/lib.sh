@@ -20,6 +20,10 @@ set -u
 # The census (make census): its functions, in tests/census.sh.
 # shellcheck source=tests/census.sh
 . "$(dirname "$0")/census.sh"
+# How a line of swap's report is read (report_awk, report_line): as the
+# scripts read it.
+# shellcheck source=scripts/report
+. "$(dirname "$0")/../scripts/report"
 
 
 # remove_student NAME TAG: an unprivileged user a test made (make_student), with
@@ -104,7 +108,7 @@ begin() {
     box=$top/scripts/box
     lab=$top/scripts/lab
     # scripts/box and the files it loads: what a copy of it needs beside it.
-    box_files="$box $top/scripts/lib.sh $top/scripts/gate $top/scripts/undo"
+    box_files="$box $top/scripts/lib.sh $top/scripts/report $top/scripts/gate $top/scripts/undo"
     # The census (tests/98-census.t), with make census (TEST_CENSUS=1): as
     # root, where strace can trace, each test runs again under it, with
     # all it starts, and what they create and where is written down for 98
@@ -244,16 +248,14 @@ show_run() { diag "exit $rc; stdout:" "$(cat "$out")" "stderr:" "$(cat "$err")";
 
 # field LINE WHAT [FILE]: a number from line 1, 2 or 3 of the three-line
 # report (its last three lines, start: and after ..., of FILE, $out by
-# default: -v and -m add lines between them); WHAT is rss,
-# swap, major or seconds.
+# default: -v and -m add lines between them); WHAT is rss, swap, major or
+# seconds.  Read by report() (scripts/report), as the scripts read it.
 field() {
-    case $2 in
-        rss) re='.*RSS *\([0-9][0-9]*\) MB.*' ;;
-        swap) re='.*swap *\([0-9][0-9]*\) MB.*' ;;
-        major) re='.*major faults *\([0-9][0-9]*\) .*' ;;
-        seconds) re='.*   \([0-9][0-9]*\.[0-9][0-9]\) s$' ;;
-    esac
-    grep -E "^(start|after)" "${3:-$out}" | tail -n 3 | sed -n "$1s/$re/\\1/p"
+    awk -v n="$1" -v what="$2" "$report_awk"'
+        report($0) && R_label ~ /^(start|after)/ {
+            L[++k] = what == "rss" ? R_rss : what == "swap" ? R_swap : what == "major" ? R_major : R_seconds
+        }
+        END { i = (k > 3 ? k - 3 : 0) + n; if (i <= k) print L[i] }' "${3:-$out}"
 }
 
 # Is A (seconds with two decimals) greater than B?
