@@ -4,7 +4,7 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 begin "$@"
-plan 59
+plan 70
 
 # expect DESC STATUS ARGS...
 expect() {
@@ -13,12 +13,11 @@ expect() {
     run "$swap" "$@"
     is "$desc: exit status $want" "$rc" -eq "$want"
     is "$desc: nothing on stdout" "$(wc -c <"$out")" -eq 0
-    if [ "$(wc -l <"$err")" -eq 1 ] && grep -q '^swap: ' "$err"; then
-        pass "$desc: one line on stderr: $(cat "$err")"
-    else
-        fail "$desc: one line on stderr, starting 'swap: '" "$(cat "$err")"
-    fi
+    ok "$desc: one line on stderr: $(cat "$err")" one_error_line
 }
+# Bad input says so in one line on stderr, "swap: " first.
+# shellcheck disable=SC2317 # called by ok
+one_error_line() { [ "$(wc -l <"$err")" -eq 1 ] && has "$err" '^swap: '; }
 
 expect "garbage 'abc'" 2 abc
 expect "empty ''" 2 ''
@@ -43,32 +42,25 @@ expect "missing step '-i'" 2 -i
 # comes first, whatever swap is free.
 run sh -c 'ulimit -v 16384 && exec "$0" 48M' "$swap"
 is "mmap refused (ulimit -v): exit status 1" "$rc" -eq 1
-if [ "$(cat "$err")" = "swap: mmap: Cannot allocate memory" ] && [ ! -s "$out" ]; then
-    pass "mmap refused: 'swap: mmap: Cannot allocate memory' and nothing on stdout"
-else
-    fail "mmap refused: 'swap: mmap: Cannot allocate memory' and nothing on stdout" \
-        "stdout: $(cat "$out")" "stderr: $(cat "$err")"
-fi
+ok "mmap refused: 'swap: mmap: Cannot allocate memory' on stderr" [ "$(cat "$err")" = "swap: mmap: Cannot allocate memory" ]
+ok "mmap refused: nothing on stdout" [ ! -s "$out" ]
 
 # Options clustered, as any Unix program takes them (getopt_long): -vm is
 # -v -m, and so is -mv after the size; -5 is still a negative size.
 for args in "-vm 8M" "8M -mv"; do
     # shellcheck disable=SC2086 # the options and the size, a word each
     run "$swap" $args
-    if [ "$rc" -eq 0 ] && grep -q '^page size:' "$out" && grep -q '^          \[[# .:]*\]$' "$out" && [ ! -s "$err" ]; then
-        pass "swap $args: -v's lines and -m's map, exit 0"
-    else
-        fail "swap $args: -v's lines and -m's map, exit 0" "exit $rc" "$(cat "$out" "$err")"
-    fi
+    ok "swap $args: exit 0, nothing on stderr" clean
+    ok "swap $args: -v's lines" has "$out" '^page size:'
+    ok "swap $args: -m's map" has "$out" '^          \[[# .:]*\]$'
 done
 
 for opt in --help -h; do
     run "$swap" "$opt"
     is "$opt: exit status 0" "$rc" -eq 0
-    if grep -q '^Usage: swap \[-v\] \[-m\] \[-l\] \[-o ORDER\] \[-i STEP\] \[SIZE\]' "$out" && grep -q '^  -m  ' "$out" && grep -q '^  -l  ' "$out" && [ ! -s "$err" ]; then
-        pass "$opt: usage on stdout, nothing on stderr"
-    else
-        fail "$opt: usage on stdout, nothing on stderr" "$(cat "$out" "$err")"
-    fi
+    ok "$opt: nothing on stderr" [ ! -s "$err" ]
+    ok "$opt: usage on stdout" has "$out" '^Usage: swap \[-v\] \[-m\] \[-l\] \[-o ORDER\] \[-i STEP\] \[SIZE\]'
+    ok "$opt: -m explained" has "$out" '^  -m  '
+    ok "$opt: -l explained" has "$out" '^  -l  '
 done
 done_testing

@@ -227,6 +227,33 @@ box_skip() {
     else skip "$1" "$2"; fi
 }
 
+# ok DESC CMD...: one check, passed if CMD succeeds: test(1), grep, or a
+# predicate of the test's own for what takes more than one command
+# (clean() below, one_error_line() in tests/05).  Run as it is, no eval,
+# so that the static checks (tests/10) read every check.  If it fails,
+# the failure says the command, and the last run's exit status, stdout
+# and stderr (run).
+ok() {
+    ok_what=$1
+    shift
+    if "$@"; then
+        pass "$ok_what"
+        return 0
+    fi
+    if [ -n "${ran-}" ]; then
+        fail "$ok_what" "check: $*" "exit $rc; stdout:" "$(head -n 20 "$out")" "stderr:" "$(head -n 20 "$err")"
+    else
+        fail "$ok_what" "check: $*"
+    fi
+    return 1
+}
+# Predicates for ok, on the last run: it ended with exit status 0 and
+# nothing on stderr; line N of its stdout matches ERE; FILE holds a line
+# that matches ERE.
+clean() { [ "$rc" -eq 0 ] && [ ! -s "$err" ]; }
+line_is() { sed -n "$1p" "${3:-$out}" | grep -qE -- "$2"; }
+has() { grep -qE -- "$2" "$1"; }
+
 # is DESC GOT OP WANT: a numeric comparison (-eq, -le, -ge, -gt, ...).
 is() {
     if [ -n "$2" ] && test "$2" "$3" "$4" 2>/dev/null; then
@@ -241,7 +268,7 @@ is() {
 # run CMD...: stdout in $out, stderr in $err, exit status in $rc.
 run() {
     "$@" >"$out" 2>"$err"
-    rc=$?
+    rc=$? ran=1
 }
 
 show_run() { diag "exit $rc; stdout:" "$(cat "$out")" "stderr:" "$(cat "$err")"; }
