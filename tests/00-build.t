@@ -4,33 +4,26 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 begin "$@"
-plan 5
+plan 6
 
 # Build a copy in $tmp so the ./swap the other tests use is not touched.
 cp "$top/swap.c" "$top/Makefile" "$tmp/"
-build() { make -s --no-print-directory -B -C "$tmp" CC="$1" CFLAGS="-O2 -Werror" swap >"$out" 2>&1; }
+build() { run make -s --no-print-directory -B -C "$tmp" CC="$1" CFLAGS="-O2 -Werror" swap; }
 
 for cc in gcc clang; do
-    if ! command -v "$cc" >/dev/null 2>&1; then
-        skip "$cc builds without warnings" "$cc is not installed"
-    elif build "$cc" && [ ! -s "$out" ]; then
-        pass "$cc builds without warnings (-Wall -Wextra -Werror)"
+    if command -v "$cc" >/dev/null 2>&1; then
+        build "$cc"
+        ok "$cc builds without warnings (-Wall -Wextra -Werror)" silent
     else
-        fail "$cc builds without warnings (-Wall -Wextra -Werror)" "$(cat "$out")"
+        skip "$cc builds without warnings" "$cc is not installed"
     fi
 done
 
-make -n -B -C "$tmp" CC=mycc CFLAGS=-Og CPPFLAGS=-DX=1 LDFLAGS=-Wl,-z,now swap >"$out" 2>&1
-line=$(grep 'swap\.c' "$out")
-case $line in
-    mycc*-Og*-Wall*-Wextra*) pass "CC and CFLAGS from the user are used, warnings added" ;;
-    *) fail "CC and CFLAGS from the user are used, warnings added" "$line" ;;
-esac
-case $line in
-    *-DX=1*-Wl,-z,now*) pass "CPPFLAGS and LDFLAGS from the user are used" ;;
-    *) fail "CPPFLAGS and LDFLAGS from the user are used" "$line" ;;
-esac
+line=$(make -n -B -C "$tmp" CC=mycc CFLAGS=-Og CPPFLAGS=-DX=1 LDFLAGS=-Wl,-z,now swap 2>&1 | grep 'swap\.c')
+ok "CC and CFLAGS from the user are used, warnings added" matches "$line" 'mycc*-Og*-Wall*-Wextra*'
+ok "CPPFLAGS and LDFLAGS from the user are used" matches "$line" '*-DX=1*-Wl,-z,now*'
 
-if make -s --no-print-directory -C "$tmp" clean && [ ! -e "$tmp/swap" ]; then pass "make clean removes the binary"
-else fail "make clean removes the binary"; fi
+run make -s --no-print-directory -C "$tmp" clean
+ok "make clean: exit status 0" clean
+ok "make clean removes the binary" [ ! -e "$tmp/swap" ]
 done_testing

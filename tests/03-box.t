@@ -22,7 +22,7 @@ out_after=$(vmstat pswpout) zswp_after=$(vmstat zswpout) zero_after=$(vmstat swp
 show_run
 
 is "exit status 0 (every page read back intact)" "$rc" -eq 0
-if [ ! -s "$err" ]; then pass "nothing on stderr"; else fail "nothing on stderr" "$(cat "$err")"; fi
+ok "nothing on stderr" [ ! -s "$err" ]
 # What the box's limit holds to 64 MB is its charge (memory.current), not
 # VmRSS: VmRSS counts the program's code and libc too (RssFile, 1.7 MB),
 # whose page cache is charged to whichever cgroup first read it, most often

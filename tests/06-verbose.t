@@ -8,33 +8,39 @@
 begin "$@"
 # (It reads what swap is on, and makes a box: its turn.)
 swap_lock
-plan 12
+plan 14
 
-# says DESC KEY VALUE [prefix]: the line "KEY:" says VALUE (or, with prefix,
+# says KEY VALUE [prefix]: the line "KEY:" says VALUE (or, with prefix,
 # starts with it), compared as text: a kernel release such as
 # 6.12.117+deb13-arm64-16k or a path is no regular expression.
+# shellcheck disable=SC2317 # called by ok
 says() {
-    if awk -v k="$2:" -v v="$3" -v prefix="${4-}" 'index($0, k) == 1 {
+    awk -v k="$1:" -v v="$2" -v prefix="${3-}" 'index($0, k) == 1 {
             rest = substr($0, length(k) + 1); sub(/^ +/, "", rest)
             if (rest == v || (prefix != "" && index(rest, v) == 1)) found = 1
-        } END { exit !found }' "$out"; then
-        pass "$1"
-    else
-        fail "$1" "no line '$2: $3'${4:+...}" "$(grep "^$2:" "$out")"
-    fi
+        } END { exit !found }' "$out" && return 0
+    echo "no line '$1: $2'${3:+...}; what there is: $(grep "^$1:" "$out")" >&2
+    return 1
+}
+# Each step's line followed by its stall line, or none where -v said PSI
+# is not available: the labels of the lines from start: on, in $got.
+# shellcheck disable=SC2317 # called by ok
+stalls_follow() {
+    [ "$got" = "start:|after writing 8 MB:|stalled on memory:|after reading it back:|stalled on memory:|" ] ||
+        { has "$out" '^PSI: *not available' && [ "$got" = "start:|after writing 8 MB:|after reading it back:|" ]; }
 }
 
 run "$swap" -v 8M
 is "exit status 0" "$rc" -eq 0
-says "kernel release, as uname -r prints it" kernel "$(uname -r)"
-says "page size, as getconf PAGESIZE prints it" "page size" "$(getconf PAGESIZE) bytes"
+ok "kernel release, as uname -r prints it" says kernel "$(uname -r)"
+ok "page size, as getconf PAGESIZE prints it" says "page size" "$(getconf PAGESIZE) bytes"
 if [ -r /sys/kernel/mm/transparent_hugepage/enabled ]; then
     mode=$(sed 's/.*\[\([a-z]*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled)
-    says "THP mode $mode" THP "$mode " prefix
+    ok "THP mode $mode" says THP "$mode " prefix
 else
-    says "THP: not available" THP "not available"
+    ok "THP: not available" says THP "not available"
 fi
-says "vm.page-cluster" page-cluster "$(cat /proc/sys/vm/page-cluster) " prefix
+ok "vm.page-cluster" says page-cluster "$(cat /proc/sys/vm/page-cluster) " prefix
 # The LRU, as /sys/kernel/mm/lru_gen/enabled says: bit 0 is MGLRU's switch.
 lg=/sys/kernel/mm/lru_gen/enabled
 if [ -r "$lg" ]; then
@@ -46,23 +52,18 @@ elif [ -d /sys/kernel/mm ]; then
 else
     lru="unknown (no /sys/kernel/mm)"
 fi
-says "the LRU: $lru" LRU "$lru"
-says "one line per swap device (or 'none')" "swap device" "$(awk 'NR == 2 { print $1 " (" } END { if (NR < 2) print "none" }' /proc/swaps)" prefix
+ok "the LRU: $lru" says LRU "$lru"
+ok "one line per swap device (or 'none')" says "swap device" "$(awk 'NR == 2 { print $1 " (" } END { if (NR < 2) print "none" }' /proc/swaps)" prefix
 lim=$(runner_limit_mb)
 if [ -z "$lim" ]; then
-    says "no memory limit when run plainly" "memory limit" none
+    ok "no memory limit when run plainly" says "memory limit" none
 else
-    says "run plainly: the limit this runner is under ($lim MB, as scripts/box reads it)" "memory limit" "$lim MB"
+    ok "run plainly: the limit this runner is under ($lim MB, as scripts/box reads it)" says "memory limit" "$lim MB"
 fi
 # Then the three lines, each step's followed by its stall time (PSI) where
 # the kernel has it: the lines of the lesson after the facts, in order.
 got=$(sed -n '/^start: /,$p' "$out" | sed 's/ *RSS .*//; s/ *some .*//' | tr '\n' '|')
-if [ "$got" = "start:|after writing 8 MB:|stalled on memory:|after reading it back:|stalled on memory:|" ] ||
-    { grep -q '^PSI: *not available' "$out" && [ "$got" = "start:|after writing 8 MB:|after reading it back:|" ]; }; then
-    pass "then the three lines, a stall line after each step ($got)"
-else
-    fail "then the three lines, a stall line after each step" "$got"
-fi
+ok "then the three lines, a stall line after each step ($got)" stalls_follow
 
 # The readahead line agrees with what this machine has: no swap device,
 # none; a cluster named after a device that is on; VMA only where
@@ -80,17 +81,17 @@ rotating_swap() {
 ra=$(sed -n 's/^readahead: *//p' "$out")
 vma=$(cat /sys/kernel/mm/swap/vma_ra_enabled 2>/dev/null)
 case $ra in
-"none (no swap device)") ok=$([ "$(awk 'NR > 1' /proc/swaps | wc -l)" -eq 0 ] && echo 1) ;;
-"cluster (/sys/kernel/mm/swap/vma_ra_enabled is false)") ok=$([ "$vma" = false ] && echo 1) ;;
+"none (no swap device)") agrees=$([ "$(awk 'NR > 1' /proc/swaps | wc -l)" -eq 0 ] && echo 1) ;;
+"cluster (/sys/kernel/mm/swap/vma_ra_enabled is false)") agrees=$([ "$vma" = false ] && echo 1) ;;
 "cluster ("*" is on a disk that says it rotates: queue/rotational 1; swapon reads it, so a change counts from the next swapon)")
     d=${ra#cluster (} d=${d%% is on a disk*}
-    ok=$(awk -v d="$d" 'NR > 1 && $1 == d { print 1 }' /proc/swaps) ;;
+    agrees=$(awk -v d="$d" 'NR > 1 && $1 == d { print 1 }' /proc/swaps) ;;
 "VMA (vma_ra_enabled, and no swap device on a rotational disk; swapon reads queue/rotational, so a change counts from the next swapon)")
-    ok=$([ "$vma" != false ] && [ -z "$(rotating_swap)" ] && echo 1) ;;
-"none: zram"*) ok=$(awk 'NR > 1 && $1 !~ /^\/dev\/zram/ { f = 1 } END { if (!f && NR > 1) print 1 }' /proc/swaps) ;;
-*) ok='' ;;
+    agrees=$([ "$vma" != false ] && [ -z "$(rotating_swap)" ] && echo 1) ;;
+"none: zram"*) agrees=$(awk 'NR > 1 && $1 !~ /^\/dev\/zram/ { f = 1 } END { if (!f && NR > 1) print 1 }' /proc/swaps) ;;
+*) agrees='' ;;
 esac
-if [ -n "$ok" ]; then pass "the readahead mode, and why: $ra"; else fail "the readahead mode agrees with the machine" "readahead: '$ra'; vma_ra_enabled: $vma" "$(cat /proc/swaps)"; fi
+ok "the readahead mode agrees with the machine (vma_ra_enabled $vma, $(($(wc -l </proc/swaps) - 1)) swap devices), and why: $ra" [ -n "$agrees" ]
 
 # A kernel with PSI off (CONFIG_PSI_DEFAULT_DISABLED without psi=1, as this
 # project's 6.18 host is built): no /proc/pressure, here hidden under an
@@ -100,14 +101,14 @@ if is_root && command -v unshare >/dev/null 2>&1 && unshare -m true 2>/dev/null;
     # shellcheck disable=SC2016 # expanded by that sh
     run unshare -m sh -c 'mount -t tmpfs none /proc/pressure && exec "$1" -v 8M' sh "$swap"
     got=$(sed -n '/^start: /,$p' "$out" | sed 's/ *RSS .*//' | tr '\n' '|')
-    if [ "$rc" -eq 0 ] && grep -q '^PSI: *not available (.*CONFIG_PSI_DEFAULT_DISABLED=y and booted without psi=1: add psi=1 to the kernel.s command line)$' "$out" &&
-        [ "$got" = "start:|after writing 8 MB:|after reading it back:|" ]; then
-        pass "no /proc/pressure: -v says PSI is off and how to turn it on (psi=1), no stall lines"
-    else
-        fail "no /proc/pressure: -v says PSI is off and how to turn it on (psi=1), no stall lines" "exit $rc" "$(cat "$out" "$err")"
-    fi
+    ok "no /proc/pressure: exit status 0, nothing on stderr" clean
+    ok "no /proc/pressure: -v says PSI is off and how to turn it on (psi=1)" \
+        has "$out" '^PSI: *not available \(.*CONFIG_PSI_DEFAULT_DISABLED=y and booted without psi=1: add psi=1 to the kernel.s command line\)$'
+    ok "no /proc/pressure: no stall lines" [ "$got" = "start:|after writing 8 MB:|after reading it back:|" ]
 else
-    skip "no /proc/pressure: -v says PSI is off and how to turn it on" "not root, or no unshare -m here"
+    for c in "exit status 0" "-v says PSI is off and how to turn it on" "no stall lines"; do
+        skip "no /proc/pressure: $c" "not root, or no unshare -m here"
+    done
 fi
 
 how=$(sh "$box" how) || {
@@ -115,6 +116,6 @@ how=$(sh "$box" how) || {
     done_testing
 }
 run sh "$box" run 64M "$swap" -v 8M
-says "boxed: names the 64 MB limit" "memory limit" "64 MB"
+ok "boxed: names the 64 MB limit" says "memory limit" "64 MB"
 [ "$failures" -eq 0 ] || show_run
 done_testing

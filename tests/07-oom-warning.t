@@ -14,14 +14,8 @@ plan 5
 run sh "$box" run -n 64M "$swap"
 show_run
 is "killed by SIGKILL (exit status 137)" "$rc" -eq 137
-if grep -q "^swap: warning: memory limit 64 MB is below 256 MB and $reason, so the kernel will kill this program\$" "$err"; then
-    pass "the warning on stderr names the limit, the size, why no swap, and the kill"
-else
-    fail "the warning on stderr names the limit, the size, why no swap, and the kill" "$(cat "$err")"
-fi
+ok "the warning on stderr names the limit, the size, why no swap, and the kill" has "$err" "^swap: warning: memory limit 64 MB is below 256 MB and $reason, so the kernel will kill this program\$"
 is "the warning is one line" "$(grep -c 'warning' "$err")" -eq 1
-if grep -q '^start: ' "$out"; then pass "the program went on after the warning"; else
-    fail "the program went on after the warning"; fi
-if grep -q '^after reading' "$out"; then fail "killed before the read step"; else
-    pass "killed before the read step"; fi
+ok "the program went on after the warning" has "$out" '^start: '
+ok "killed before the read step" not has "$out" '^after reading'
 done_testing

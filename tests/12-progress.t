@@ -6,12 +6,14 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 begin "$@"
-plan 12
+plan 19
 
+# The labels of FILE's ($out's) lines, each less its padding, a comma after each.
+labels() { cut -c1-24 "${1:-$out}" | sed 's/ *$//' | tr '\n' ','; }
 nums='RSS [ 0-9]{6} MB   swap [ 0-9]{6} MB   major faults [ 0-9]{6}   [0-9]+\.[0-9]{2} s$'
 run "$swap" -i 64M
 is "-i 64M: exit status 0" "$rc" -eq 0
-if [ ! -s "$err" ]; then pass "-i 64M: nothing on stderr"; else fail "-i 64M: nothing on stderr" "$(cat "$err")"; fi
+ok "-i 64M: nothing on stderr" [ ! -s "$err" ]
 is "-i 64M: 3 + 3 + 3 lines (the step's last 64 MB is the usual line)" "$(wc -l <"$out")" -eq 9
 want='start:                   
 writing: 64 MB           
@@ -29,15 +31,10 @@ while IFS= read -r label; do
 done <<EOF2
 $want
 EOF2
-if [ -z "$bad" ]; then pass "-i 64M: every line's label and columns"; else
-    fail "-i 64M: every line's label and columns (wrong:$bad)" "$(cat "$out")"; fi
+ok "-i 64M: every line's label and columns" [ -z "$bad" ]
 grep -vE '^(writing|reading): ' "$out" >"$tmp/usual"
-if [ "$(sed 's/[0-9.]* s$//' "$tmp/usual" | cut -c1-24)" = "$(printf '%s\n' 'start:' 'after writing 256 MB:' 'after reading it back:' |
-    awk '{ printf "%-24s\n", $0 }')" ]; then
-    pass "-i 64M: without the progress lines, the usual three lines"
-else
-    fail "-i 64M: without the progress lines, the usual three lines" "$(cat "$tmp/usual")"
-fi
+ok "-i 64M: without the progress lines, the usual three lines" \
+    [ "$(labels "$tmp/usual")" = "start:,after writing 256 MB:,after reading it back:," ]
 # Plainly, RSS follows the pages written: at least 64, 128, 192 MB.
 r=$(awk "$report_awk"'NR >= 2 && NR <= 4 && report($0) { print R_rss }' "$out" | tr '\n' ' ')
 lim=$(runner_limit_mb)
@@ -45,40 +42,30 @@ if [ -n "$lim" ] && [ "$lim" -lt 288 ]; then
     skip "writing lines: RSS at least 64, 128, 192 MB" "this runner is itself limited to $lim MB, below the 256 MB a plain run needs"
 else
     lag=$(rss_lag_mb)
-    case $(echo "$r" | awk -v l="$lag" '{ print ($1 >= 64 - l && $2 >= 128 - l && $3 >= 192 - l) }') in
-        1) pass "writing lines: RSS at least 64, 128, 192 MB, less $lag MB the count may lag ($r)" ;;
-        *) fail "writing lines: RSS at least 64, 128, 192 MB, less $lag MB the count may lag" "got $r" ;;
-    esac
+    ok "writing lines: RSS at least 64, 128, 192 MB, less $lag MB the count may lag ($r)" \
+        [ "$(echo "$r" | awk -v l="$lag" '{ print ($1 >= 64 - l && $2 >= 128 - l && $3 >= 192 - l) }')" = 1 ]
 fi
 # The time column is the time since the step began: it never goes down
 # within a step, and the usual line is the step's total.
 mono=$(awk 'NR == 2 || NR == 6 { last = 0 }
     $(NF - 1) + 0 < last { print "line " NR; exit }
     { last = $(NF - 1) + 0 }' "$out")
-if [ -z "$mono" ]; then pass "times rise within each step"; else
-    fail "times rise within each step ($mono)" "$(cat "$out")"; fi
+ok "times rise within each step" [ -z "$mono" ]
 
 run "$swap" -i 3M 8M
-if [ "$rc" -eq 0 ] && [ "$(cut -c1-24 "$out" | sed 's/ *$//' | tr '\n' ',')" = \
-    "start:,writing: 3 MB,writing: 6 MB,after writing 8 MB:,reading: 3 MB,reading: 6 MB,after reading it back:," ]; then
-    pass "-i 3M 8M: lines at 3 and 6 MB, then the usual line"
-else
-    fail "-i 3M 8M: lines at 3 and 6 MB, then the usual line" "$(cat "$out")"
-fi
+ok "-i 3M 8M: exit status 0, nothing on stderr" clean
+ok "-i 3M 8M: lines at 3 and 6 MB, then the usual line" \
+    [ "$(labels)" = "start:,writing: 3 MB,writing: 6 MB,after writing 8 MB:,reading: 3 MB,reading: 6 MB,after reading it back:," ]
 # Three pages and ten: 12K and 40K with 4 KiB pages, 48K and 160K with 16 KiB.
 pk=$(($(getconf PAGESIZE) / 1024))
 run "$swap" -i $((3 * pk))K $((10 * pk))K
-if [ "$rc" -eq 0 ] && sed -n 2p "$out" | grep -q "^writing: $((3 * pk)) KB " && sed -n 4p "$out" | grep -q "^writing: $((9 * pk)) KB "; then
-    pass "-i $((3 * pk))K $((10 * pk))K: a step that is not whole megabytes is labelled in KB"
-else
-    fail "-i $((3 * pk))K $((10 * pk))K: a step that is not whole megabytes is labelled in KB" "$(cat "$out")"
-fi
+ok "-i $((3 * pk))K $((10 * pk))K: exit status 0, nothing on stderr" clean
+ok "-i $((3 * pk))K $((10 * pk))K: a step that is not whole megabytes is labelled in KB ($((3 * pk)) KB)" line_is 2 "^writing: $((3 * pk)) KB "
+ok "-i $((3 * pk))K $((10 * pk))K: and again ($((9 * pk)) KB)" line_is 4 "^writing: $((9 * pk)) KB "
 run "$swap" -o random -i 128M
-if [ "$rc" -eq 0 ] && sed -n 4p "$out" | grep -q '^reading: 128 MB ' && sed -n 5p "$out" | grep -q '^after reading, random: '; then
-    pass "-o random -i 128M: the read order's label ends the read step"
-else
-    fail "-o random -i 128M: the read order's label ends the read step" "$(cat "$out")"
-fi
+ok "-o random -i 128M: exit status 0, nothing on stderr" clean
+ok "-o random -i 128M: a progress line while reading" line_is 4 '^reading: 128 MB '
+ok "-o random -i 128M: the read order's label ends the read step" line_is 5 '^after reading, random: '
 run "$swap" -i 256M
 is "-i SIZE: no progress line, the usual three" "$(wc -l <"$out")" -eq 3
 
@@ -90,9 +77,7 @@ if ! how=$(sh "$box" how); then
 fi
 swap_lock
 run sh "$box" run -n 64M "$swap" -i 16M
-if [ "$rc" -eq 137 ] && grep -q '^writing: 48 MB ' "$out" && ! grep -q '^after writing' "$out"; then
-    pass "killed mid-write (exit 137): 'writing: 48 MB' was already out"
-else
-    fail "killed mid-write (exit 137): 'writing: 48 MB' was already out" "exit $rc" "$(cat "$out")"
-fi
+is "killed mid-write: exit status 137" "$rc" -eq 137
+ok "killed mid-write: 'writing: 48 MB' was already out" has "$out" '^writing: 48 MB '
+ok "killed mid-write: no 'after writing'" not has "$out" '^after writing'
 done_testing

@@ -32,7 +32,7 @@ cp "$tmp/plain.txt" "$tmp/other run.txt"
 run sh "$plot" "$tmp/plain.txt" "$tmp/other run.txt"
 cp "$out" "$tmp/two.svg"
 is "two plain runs: exit status 0" "$rc" -eq 0
-if [ ! -s "$err" ]; then pass "two plain runs: nothing on stderr"; else fail "two plain runs: nothing on stderr" "$(cat "$err")"; fi
+ok "two plain runs: nothing on stderr" [ ! -s "$err" ]
 xml_ok "two plain runs: well-formed XML" "$tmp/two.svg"
 if [ "$(series "$tmp/two.svg" rss)" -eq 2 ] && [ "$(series "$tmp/two.svg" swap)" -eq 2 ] &&
     [ "$(series "$tmp/two.svg" faults)" -eq 2 ]; then

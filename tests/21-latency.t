@@ -80,7 +80,7 @@ if $cc -std=c11 -O2 -o "$tmp/selftest" "$top/tests/latency_selftest.c" 2>"$err";
         m=$(awk -v v="$v" 'BEGIN { for (i = 0; i < 100; i++) printf "%.0f\n", v * (1 + i / 100) }' | "$tmp/selftest" | awk 'NR == 1 { print $2 }')
         within 10 "$m" "$((v + v / 2 - v / 200))" || { ok=0; diag "a band from $v ns: median reads $m"; }
     done
-    if [ "$ok" = 1 ]; then pass "10 ns to 10 s: medians within 10 %"; else fail "10 ns to 10 s: medians within 10 %"; fi
+    ok "10 ns to 10 s: medians within 10 %" [ "$ok" = 1 ]
     # Past the top bucket (2^35 ns, 34 s): still counted, read as the slowest.
     printf '%s\n' 100 100 60000000000 | "$tmp/selftest" >"$out"
     # shellcheck disable=SC2046 # the numbers, a word each

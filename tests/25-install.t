@@ -19,17 +19,9 @@ else
     fail "make install DESTDIR=...: exit status 0, nothing on stderr" "exit $rc" "$(cat "$err")"
 fi
 files=$(cd "$dest" 2>/dev/null && find . ! -type d | sed 's|^\./||' | sort | tr '\n' ' ')
-if [ "$files" = "$bin $page " ]; then
-    pass "make install put exactly $bin and $page"
-else
-    fail "make install put exactly $bin and $page" "got: $files"
-fi
+ok "make install put exactly $bin and $page" [ "$files" = "$bin $page " ]
 modes=$(stat -c '%a' "$dest/$bin" "$dest/$page" 2>/dev/null | tr '\n' ' ')
-if [ "$modes" = "755 644 " ]; then
-    pass "their modes: 755 and 644"
-else
-    fail "their modes: 755 and 644" "got: $modes"
-fi
+ok "their modes: 755 and 644" [ "$modes" = "755 644 " ]
 
 # By name, from PATH, as the help's own example has it.
 run env PATH="$dest/usr/local/bin:$PATH" swap 4M

@@ -53,11 +53,7 @@ fi
 
 # --no-live on the terminal: every line, scrolling as before.
 typed "clear; $swap --no-live -i 1M 64M"
-if [ "$(screen | grep -c -E '^(writing|reading): ')" -eq 126 ]; then
-    pass "--no-live on a terminal: all 126 progress lines"
-else
-    fail "--no-live on a terminal: all 126 progress lines" "$(screen | grep -c -E '^(writing|reading): ') of them"
-fi
+ok "--no-live on a terminal: all 126 progress lines" [ "$(screen | grep -c -E '^(writing|reading): ')" -eq 126 ]
 
 # 40 columns: every line of the run is wider; the block is cut to the
 # width, so going back up over it leaves nothing of it behind.

@@ -228,31 +228,35 @@ box_skip() {
 }
 
 # ok DESC CMD...: one check, passed if CMD succeeds: test(1), grep, or a
-# predicate of the test's own for what takes more than one command
-# (clean() below, one_error_line() in tests/05).  Run as it is, no eval,
-# so that the static checks (tests/10) read every check.  If it fails,
-# the failure says the command, and the last run's exit status, stdout
-# and stderr (run).
+# predicate (those below, or a test's own for what takes more than one
+# command, as one_error_line in tests/05).  Run as it is, no eval, so
+# that the static checks (tests/10) read every check.  If it fails, the
+# failure says the command, what it wrote on stderr (a predicate may say
+# there what it found), and the last run's exit status, stdout and stderr.
 ok() {
     ok_what=$1
     shift
-    if "$@"; then
+    if "$@" 2>"$tmp/ok.err"; then
         pass "$ok_what"
         return 0
     fi
-    if [ -n "${ran-}" ]; then
-        fail "$ok_what" "check: $*" "exit $rc; stdout:" "$(head -n 20 "$out")" "stderr:" "$(head -n 20 "$err")"
-    else
-        fail "$ok_what" "check: $*"
-    fi
+    set -- "check: $*"
+    [ ! -s "$tmp/ok.err" ] || set -- "$@" "$(cat "$tmp/ok.err")"
+    [ -z "${ran-}" ] || set -- "$@" "the last run: exit $rc; stdout:" "$(head -n 20 "$out")" "stderr:" "$(head -n 20 "$err")"
+    fail "$ok_what" "$@"
     return 1
 }
-# Predicates for ok, on the last run: it ended with exit status 0 and
-# nothing on stderr; line N of its stdout matches ERE; FILE holds a line
-# that matches ERE.
+# Predicates for ok.  The last run (run) ended with exit status 0 and
+# nothing on stderr (clean), or on either (silent); line N of FILE ($out)
+# matches ERE (line_is); FILE holds a line that matches ERE (has); STRING
+# matches a case pattern (matches); CMD fails (not).
 clean() { [ "$rc" -eq 0 ] && [ ! -s "$err" ]; }
+silent() { clean && [ ! -s "$out" ]; }
 line_is() { sed -n "$1p" "${3:-$out}" | grep -qE -- "$2"; }
 has() { grep -qE -- "$2" "$1"; }
+# shellcheck disable=SC2254 # the pattern is a pattern
+matches() { case $1 in $2) return 0 ;; esac; return 1; }
+not() { ! "$@"; }
 
 # is DESC GOT OP WANT: a numeric comparison (-eq, -le, -ge, -gt, ...).
 is() {
