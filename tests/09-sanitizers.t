@@ -31,8 +31,7 @@ if $cc -std=c11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
         # shellcheck disable=SC2086 # word splitting wanted
         run "$tmp/swap-asan" $args
         is "ASan+UBSan ./swap $args: exit status 0$lsan" "$rc" -eq 0
-        if [ ! -s "$err" ]; then pass "ASan+UBSan ./swap $args: no report$lsan"; else
-            fail "ASan+UBSan ./swap $args: no report$lsan" "$(head -n 20 "$err")"; fi
+        ok "ASan+UBSan ./swap $args: no report$lsan" [ ! -s "$err" ]
     done
 else
     skip "ASan+UBSan build" "$cc cannot build with -fsanitize=address,undefined: $(head -n 1 "$err")"
@@ -44,8 +43,7 @@ if command -v valgrind >/dev/null 2>&1; then
     set -- valgrind $memcheck_opts "$swap" -v 8M
     if why=$(census_can); then run census_trace "$tmp/valgrind.trace" "$@"; else run "$@"; fi
     is "valgrind memcheck ./swap -v 8M: exit status 0" "$rc" -eq 0
-    if [ ! -s "$err" ]; then pass "valgrind memcheck: no errors"; else
-        fail "valgrind memcheck: no errors" "$(head -n 20 "$err")"; fi
+    ok "valgrind memcheck: no errors" [ ! -s "$err" ]
     if [ ! -s "$tmp/valgrind.trace" ]; then
         skip "valgrind creates nothing in /tmp, /var/tmp or /dev/shm" "$why, to see what it creates"
     else

@@ -7,7 +7,7 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 begin "$@"
-plan 6
+plan 8
 
 cd "$top" || exit 1
 pages="README.md $(ls docs/*.md)"
@@ -55,8 +55,8 @@ for page in $pages; do
         fi
     done
 done
-if [ -z "$bad" ] && [ "$nlinks" -ge 20 ]; then pass "all $nlinks relative links resolve, file and anchor"
-else fail "every relative link resolves, file and anchor (found $nlinks)" "$bad"; fi
+is "the docs' relative links found ($nlinks): at least 20" "$nlinks" -ge 20
+ok "every relative link resolves, file and anchor" [ -z "$bad" ]
 
 # The checker itself: a made-up anchor and a made-up file are caught.
 # shellcheck disable=SC2016 # the backquotes are Markdown
@@ -64,20 +64,18 @@ printf '# A `b` c: d\n\n[x](#a-b-c-d) [y](#nope) [z](missing.md)\n' >"$tmp/t.md"
 got=$(for t in $(links "$tmp/t.md"); do
     case $t in '#'*) anchors "$tmp/t.md" | grep -qxF "${t#\#}" || echo "$t" ;;
         *) [ -e "$tmp/$t" ] || echo "$t" ;; esac; done | tr '\n' ' ')
-if [ "$got" = "#nope missing.md " ]; then pass "the checker catches a wrong anchor and a missing file"
-else fail "the checker catches a wrong anchor and a missing file" "got '$got'"; fi
+ok "the checker catches a wrong anchor and a missing file" [ "$got" = "#nope missing.md " ]
 
 orphans=''
 for f in docs/*.md; do
     links README.md | grep -q "^$f" || orphans="$orphans $f"
 done
-if [ -z "$orphans" ]; then pass "every file in docs/ is linked from the README"
-else fail "every file in docs/ is linked from the README" "not linked:$orphans"; fi
+ok "every file in docs/ is linked from the README" [ -z "$orphans" ]
 
 ex=$(awk '/^## Exercises/ { on = 1; next } /^## / { on = 0 } on && /^[0-9]+\. \*\*/' README.md | wc -l)
 ans=$(grep -cE '^## [0-9]+\. ' docs/answers.md)
-if [ "$ex" -ge 6 ] && [ "$ex" -eq "$ans" ]; then pass "$ex exercises in the README, $ans answers in docs/answers.md"
-else fail "every exercise has an answer" "$ex exercises, $ans answers"; fi
+is "exercises in the README ($ex): at least 6" "$ex" -ge 6
+is "every exercise has an answer in docs/answers.md ($ans)" "$ans" -eq "$ex"
 
 lines=$(wc -l <README.md)
 is "the README is a lab sheet: at most about 300 lines ($lines)" "$lines" -le 320
