@@ -6,7 +6,7 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 begin "$@"
-plan 23
+plan 36
 
 plot=$top/scripts/plot
 # Well-formedness needs xmllint; without it those checks skip, and the
@@ -26,6 +26,16 @@ xml_ok() {
 
 # series FILE CLASS: how many polylines of that series the SVG draws.
 series() { grep -c "<polyline class=\"$2\"" "$1"; }
+# drawn LEGEND N: lab plot's figure is well-formed, names the run LEGEND
+# and draws N swap lines; seconds_across: its axis is in seconds, and the
+# end of both runs' write steps is marked in both panels.
+# shellcheck disable=SC2317 # called by ok
+drawn() { wellformed "$made" && grep -q "$1" "$made" && [ "$(series "$made" swap)" -eq "$2" ]; }
+# shellcheck disable=SC2317 # called by ok
+seconds_across() {
+    grep -q '>seconds since the start: writing, then reading back</text>' "$made" &&
+        [ "$(grep -c '<line class="stepend"' "$made")" -eq 4 ]
+}
 
 "$swap" -i 32M >"$tmp/plain.txt"
 cp "$tmp/plain.txt" "$tmp/other run.txt"
@@ -34,30 +44,23 @@ cp "$out" "$tmp/two.svg"
 is "two plain runs: exit status 0" "$rc" -eq 0
 ok "two plain runs: nothing on stderr" [ ! -s "$err" ]
 xml_ok "two plain runs: well-formed XML" "$tmp/two.svg"
-if [ "$(series "$tmp/two.svg" rss)" -eq 2 ] && [ "$(series "$tmp/two.svg" swap)" -eq 2 ] &&
-    [ "$(series "$tmp/two.svg" faults)" -eq 2 ]; then
-    pass "two runs: RSS, swap and major faults drawn for each"
-else
-    fail "two runs: RSS, swap and major faults drawn for each" "$(grep -c '<polyline' "$tmp/two.svg") polylines"
-fi
+is "two runs: RSS drawn for each" "$(series "$tmp/two.svg" rss)" -eq 2
+is "two runs: swap drawn for each" "$(series "$tmp/two.svg" swap)" -eq 2
+is "two runs: major faults drawn for each" "$(series "$tmp/two.svg" faults)" -eq 2
 # Every line of the run is a point: 3 + 2 * 7 progress lines = 17.
 pts=$(grep '<polyline class="rss"' "$tmp/two.svg" | head -n 1 | sed 's/.*points="\([^"]*\)".*/\1/' | wc -w)
 is "a point per line of the run ($(wc -l <"$tmp/plain.txt") lines)" "$pts" -eq "$(wc -l <"$tmp/plain.txt")"
-if grep -q '>plain</text>' "$tmp/two.svg" && grep -q '>other run</text>' "$tmp/two.svg"; then
-    pass "the legend names each run by its file"
-else
-    fail "the legend names each run by its file"
-fi
+ok "the legend names the first run by its file" has "$tmp/two.svg" '>plain</text>'
+ok "the legend names the second run by its file" has "$tmp/two.svg" '>other run</text>'
 
 # refused DESC LINE-NUMBER FILE: exit 1, one line naming FILE:LINE, no SVG.
 refused() {
     run sh "$plot" "$tmp/plain.txt" "$3"
-    if [ "$rc" -eq 1 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] &&
-        grep -q "^plot: $3:$2: " "$err"; then
-        pass "$1: refused, '$(cat "$err")'"
-    else
-        fail "$1: refused with file and line $2, nothing on stdout" "exit $rc" "stdout: $(head -c 200 "$out")" "stderr: $(cat "$err")"
-    fi
+    ok "$1: refused, '$(cat "$err")'" refused_at "$3" "$2"
+}
+# shellcheck disable=SC2317 # called by ok
+refused_at() {
+    [ "$rc" -eq 1 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q "^plot: $1:$2: " "$err"
 }
 printf 'hello\nworld\n' >"$tmp/garbage"
 refused "garbage" 1 "$tmp/garbage"
@@ -73,14 +76,12 @@ refused "lines out of order (line 3 goes back)" 3 "$tmp/backwards"
 "$swap" -l -i 16M 32M >"$tmp/timed.txt"
 run sh "$plot" "$tmp/timed.txt" "$tmp/plain.txt"
 kinds=$(grep -c '^  [a-z]* fault ' "$tmp/timed.txt")
-if [ "$rc" -eq 0 ] && wellformed "$out" && grep -q 'the cost of one access' "$out" &&
-    [ "$(grep -c '<rect class="share"' "$out")" -eq "$kinds" ] && [ "$(grep -c '<circle class="cost"' "$out")" -eq "$kinds" ]; then
-    pass "a run with -l: the cost panel, a bar and a dot for each of its $kinds kind lines"
-else
-    fail "a run with -l: the cost panel, a bar and a dot for each kind line" "exit $rc" "$(cat "$err")" "$(grep -c 'class="share"' "$out") bars"
-fi
-if ! grep -q 'the cost of one access' "$tmp/two.svg"; then pass "runs without -l: no cost panel"
-else fail "runs without -l: no cost panel"; fi
+ok "a run with -l: exit status 0, nothing on stderr" clean
+xml_ok "a run with -l: well-formed XML" "$out"
+ok "a run with -l: the cost panel" has "$out" 'the cost of one access'
+is "a run with -l: a bar for each of its $kinds kind lines" "$(grep -c '<rect class="share"' "$out")" -eq "$kinds"
+is "a run with -l: a dot for each of its $kinds kind lines" "$(grep -c '<circle class="cost"' "$out")" -eq "$kinds"
+ok "runs without -l: no cost panel" not has "$tmp/two.svg" 'the cost of one access'
 awk 'NR == 2 { print "  minor fault    100  median 1.0 µs  99th 2.0 µs  max 3.0 µs  sum 100 µs    1%" } { print }' "$tmp/timed.txt" >"$tmp/early"
 refused "a line of -l before any step ended" 2 "$tmp/early"
 l=$(grep -n '^  [a-z]* fault ' "$tmp/timed.txt" | head -n 1 | cut -d: -f1)
@@ -91,21 +92,17 @@ refused "a mangled line of -l" "$l" "$tmp/badl"
 # that holds accesses; none for a run without; a mangled line refused.
 cells=$(awk '/^  heat / { n += NF - 5; for (i = 6; i <= NF; i++) if ($i == 0) n-- } END { print n + 0 }' "$tmp/timed.txt")
 run sh "$plot" "$tmp/timed.txt" "$tmp/plain.txt"
-if [ "$rc" -eq 0 ] && [ "$cells" -gt 0 ] && [ "$(grep -c '<rect class="heat"' "$out")" -eq "$cells" ] &&
-    [ "$(grep -c 'one access, how long (swap -l -i)' "$out")" -eq 1 ]; then
-    pass "a run with -l -i: one heat map, a cell for each of its $cells non-zero counts; none for the run without"
-else
-    fail "a run with -l -i: one heat map, a cell for each non-zero count" "exit $rc, $cells counts, $(grep -c '<rect class="heat"' "$out") cells" "$(cat "$err")"
-fi
+is "a run with -l -i: exit status 0" "$rc" -eq 0
+is "a run with -l -i: its heat lines hold non-zero counts ($cells)" "$cells" -gt 0
+is "a run with -l -i: a cell for each of its $cells non-zero counts" "$(grep -c '<rect class="heat"' "$out")" -eq "$cells"
+is "a run with -l -i: one heat map, none for the run without" "$(grep -c 'one access, how long (swap -l -i)' "$out")" -eq 1
 l=$(grep -n '^  heat ' "$tmp/timed.txt" | head -n 1 | cut -d: -f1)
 sed "${l}s/ns:/ns: 1/" "$tmp/timed.txt" >"$tmp/badh"
 refused "a heat map line with a count too many" "$l" "$tmp/badh"
 run sh "$plot" -x weeks "$tmp/plain.txt"
-if [ "$rc" -eq 2 ] && [ ! -s "$out" ] && [ "$(cat "$err")" = "plot: -x needs mb or time (got 'weeks')" ]; then
-    pass "-x weeks: refused, '$(cat "$err")'"
-else
-    fail "-x weeks: refused in one line, exit 2" "$(show_run)"
-fi
+is "-x weeks: exit status 2" "$rc" -eq 2
+ok "-x weeks: nothing on stdout" [ ! -s "$out" ]
+ok "-x weeks: refused in one line, '$(cat "$err")'" [ "$(cat "$err")" = "plot: -x needs mb or time (got 'weeks')" ]
 
 # The committed figures.
 bad='' nfig=0
@@ -114,9 +111,9 @@ for f in "$top"/docs/*.svg; do
     nfig=$((nfig + 1))
     wellformed "$f" || bad="$bad ${f#"$top"/}"
 done
+is "committed figures in docs/ ($nfig): at least 2" "$nfig" -ge 2
 if [ "$xml" != checked ]; then skip "the committed figures in docs/ are well-formed" "xmllint is not installed"
-elif [ "$nfig" -ge 2 ] && [ -z "$bad" ]; then pass "the $nfig committed figures in docs/ are well-formed"
-else fail "the committed figures in docs/ are well-formed (at least 2)" "found $nfig; bad:$bad"; fi
+else ok "the committed figures in docs/ are well-formed" [ -z "$bad" ]; fi
 
 # make plot's way: a plain and a boxed run, drawn.
 if ! { how=$(sh "$box" how) && want_swap; }; then
@@ -136,21 +133,13 @@ is "lab plot: exit status 0" "$rc" -eq 0
 lim=$(runner_limit_mb)
 if [ -n "$lim" ] && [ "$lim" -lt 64 ]; then
     # The runner is the box: one run, named after its limit.
-    if wellformed "$made" && grep -q ">$lim MB limit</text>" "$made" && [ "$(series "$made" swap)" -eq 1 ]; then
-        pass "lab plot in a runner limited to $lim MB: the one run under that limit, drawn (XML $xml)"
-    else
-        fail "lab plot in a runner limited to $lim MB: the one run under that limit, drawn" "$(cat "$err")"
-    fi
+    ok "lab plot in a runner limited to $lim MB: the one run under that limit, drawn (XML $xml)" drawn ">$lim MB limit</text>" 1
     for t in "lab plot: the boxed RSS line peaks below the plain one" "lab plot: the axis in seconds" "lab plot: the boxed read drawn wider"; do
         skip "$t" "this runner is itself limited to $lim MB: no plain run"
     done
     done_testing
 fi
-if wellformed "$made" && grep -q '>16M box</text>' "$made" && [ "$(series "$made" swap)" -eq 2 ]; then
-    pass "lab plot: the plain and the 16M box run drawn (XML $xml)"
-else
-    fail "lab plot: well-formed, the plain and the 16M box run drawn" "$(cat "$err")"
-fi
+ok "lab plot: the plain and the 16M box run drawn (XML $xml)" drawn '>16M box</text>' 2
 # The boxed RSS line stays under the plain one: its highest point (smallest
 # y) is lower on the page.
 top_y() { grep "<polyline class=\"rss\"" "$made" | sed -n "$1p" | sed 's/.*points="\([^"]*\)".*/\1/' |
@@ -158,12 +147,7 @@ top_y() { grep "<polyline class=\"rss\"" "$made" | sed -n "$1p" | sed 's/.*point
 is "lab plot: the boxed RSS line peaks below the plain one" "$(top_y 2)" -gt "$(top_y 1)"
 # (make plot's axis.)  Seconds across: the read step of each run drawn
 # from where its write step ends (its dashed line) to its last point.
-if grep -q '>seconds since the start: writing, then reading back</text>' "$made" &&
-    [ "$(grep -c '<line class="stepend"' "$made")" -eq 4 ]; then
-    pass "lab plot, AXIS=time: the axis in seconds, each run's write step's end marked"
-else
-    fail "lab plot, AXIS=time: the axis in seconds, each run's write step's end marked" "$(grep -o '>seconds[^<]*<' "$made")"
-fi
+ok "lab plot, AXIS=time: the axis in seconds, each run's write step's end marked" seconds_across
 read_width() {
     e=$(grep '<line class="stepend"' "$made" | sed -n "$((2 * $1 - 1))p" | sed 's/.* x1="\([0-9.]*\)".*/\1/')
     grep "<polyline class=\"rss\"" "$made" | sed -n "$1p" | sed 's/.*points="\([^"]*\)".*/\1/' |
