@@ -10,7 +10,7 @@
 begin "$@"
 command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed (Debian: tmux)"
 need_room 2048
-plan 10
+plan 23
 
 # Servers of this test's own (their sockets in TMPDIR), each a plain sh in
 # a terminal COLS wide and 30 high: start COLS.
@@ -39,17 +39,11 @@ history() { t display-message -p -t live '#{history_size}'; }
 start 100 || { fail "tmux starts a session" "$(cat "$err")"; done_testing; }
 typed "$swap -m -i 1M 64M"
 screen >"$tmp/screen"
-if grep -q '^DONE1-0$' "$tmp/screen" && [ "$(history)" -eq 0 ]; then
-    pass "on a terminal, -m -i 1M 64M (126 progress lines, 126 strips): the screen never scrolled (no history)"
-else
-    fail "on a terminal, -m -i 1M 64M: the screen never scrolled" "history: $(history) lines" "$(cat "$tmp/screen")"
-fi
-if [ "$(grep -c -E '^(start:|after writing 64 MB:|after reading it back:) ' "$tmp/screen")" -eq 3 ] &&
-    [ "$(grep -c '^          \[' "$tmp/screen")" -eq 3 ] && ! grep -q -E '^(writing|reading): ' "$tmp/screen"; then
-    pass "what stays: the three step lines and their three strips, no progress line"
-else
-    fail "what stays: the three step lines and their three strips, no progress line" "$(cat "$tmp/screen")"
-fi
+ok "on a terminal, -m -i 1M 64M: the run ended, exit status 0" has "$tmp/screen" '^DONE1-0$'
+is "on a terminal, -m -i 1M 64M (126 progress lines, 126 strips): the screen never scrolled (no history)" "$(history)" -eq 0
+is "what stays: the three step lines" "$(grep -c -E '^(start:|after writing 64 MB:|after reading it back:) ' "$tmp/screen")" -eq 3
+is "what stays: their three strips" "$(grep -c '^          \[' "$tmp/screen")" -eq 3
+ok "what stays: no progress line" not has "$tmp/screen" '^(writing|reading): '
 
 # --no-live on the terminal: every line, scrolling as before.
 typed "clear; $swap --no-live -i 1M 64M"
@@ -60,37 +54,27 @@ ok "--no-live on a terminal: all 126 progress lines" [ "$(screen | grep -c -E '^
 start 40 || fail "tmux starts a session 40 columns wide" "$(cat "$err")"
 typed "$swap -m -l -i 2M 64M"
 screen >"$tmp/narrow"
-if grep -q "^DONE$k-0\$" "$tmp/narrow" && ! grep -q -E '^(writing|reading): ' "$tmp/narrow" &&
-    [ "$(grep -c '^after ' "$tmp/narrow")" -eq 2 ] && [ "$(grep -c '^  heat ' "$tmp/narrow")" -eq 2 ]; then
-    pass "40 columns, -m -l -i 2M: no piece of a progress block left (only the steps' own two heat lines), the step lines there"
-else
-    fail "40 columns, -m -l -i 2M: no piece of a progress block left" "$(cat "$tmp/narrow")"
-fi
+ok "40 columns, -m -l -i 2M: the run ended, exit status 0" has "$tmp/narrow" "^DONE$k-0\$"
+ok "40 columns, -m -l -i 2M: no progress line left" not has "$tmp/narrow" '^(writing|reading): '
+is "40 columns, -m -l -i 2M: the step lines there" "$(grep -c '^after ' "$tmp/narrow")" -eq 2
+is "40 columns, -m -l -i 2M: no piece of a progress block left (only the steps' own two heat lines)" "$(grep -c '^  heat ' "$tmp/narrow")" -eq 2
 
 # Through a pipe: exactly the lines as ever, and no escape.
 "$swap" -m -l -i 1M 64M | cat >"$out"
 esc=$(printf '\033')
-if ! grep -q "$esc" "$out" && [ "$(grep -c -E '^(writing|reading): ' "$out")" -eq 126 ] &&
-    [ "$(grep -c '^  heat ' "$out")" -ge 128 ]; then
-    pass "through a pipe: no escape, all 126 progress lines and their heat lines"
-else
-    fail "through a pipe: no escape, all 126 progress lines and their heat lines" "$(head -c 600 "$out" | od -c | head -5)"
-fi
+ok "through a pipe: no escape" not has "$out" "$esc"
+is "through a pipe: all 126 progress lines" "$(grep -c -E '^(writing|reading): ' "$out")" -eq 126
+is "through a pipe: and their heat lines" "$(grep -c '^  heat ' "$out")" -ge 128
 "$swap" -i 8M 16M >"$out"
-if ! grep -q "$esc" "$out" && [ "$(wc -l <"$out")" -eq 5 ] && [ "$(grep -c -E '^(writing|reading): 8 MB ' "$out")" -eq 2 ]; then
-    pass "into a file: the same five lines as ever, no escape"
-else
-    fail "into a file: the same five lines as ever, no escape" "$(cat -A "$out")"
-fi
+ok "into a file: no escape" not has "$out" "$esc"
+is "into a file: the same five lines as ever" "$(wc -l <"$out")" -eq 5
+is "into a file: two of them progress lines" "$(grep -c -E '^(writing|reading): 8 MB ' "$out")" -eq 2
 "$swap" --live -i 8M 16M | cat >"$out"
-if grep -q "$esc\\[1A" "$out"; then pass "--live through a pipe: redrawn all the same (cursor up)"
-else fail "--live through a pipe: redrawn all the same (cursor up)" "$(cat -A "$out")"; fi
+ok "--live through a pipe: redrawn all the same (cursor up)" has "$out" "$esc\\[1A"
 run "$swap" --live 16M
-if [ "$rc" -eq 0 ] && ! grep -q "$esc" "$out" && [ "$(wc -l <"$out")" -eq 3 ]; then
-    pass "--live without -i: the three lines, nothing to redraw"
-else
-    fail "--live without -i: the three lines, nothing to redraw" "$(show_run)"
-fi
+ok "--live without -i: exit status 0, nothing on stderr" clean
+ok "--live without -i: nothing to redraw" not has "$out" "$esc"
+is "--live without -i: the three lines" "$(wc -l <"$out")" -eq 3
 
 # Ctrl-C in the middle of a live step: the terminal's settings as before,
 # and the shell's next line where it belongs.
@@ -103,10 +87,7 @@ t send-keys -t live C-c
 # would come while the run still owns the terminal.)
 wait_max=50 wait_for sh -c "! pgrep -f '^$swap -i 1M 2G\$' >/dev/null"
 typed "stty -g >$tmp/stty.after; echo sane >$tmp/sane"
-if cmp -s "$tmp/stty.before" "$tmp/stty.after" && [ "$(cat "$tmp/sane" 2>/dev/null)" = sane ]; then
-    pass "Ctrl-C during a live step: the terminal's settings unchanged, the shell runs the next command"
-else
-    fail "Ctrl-C during a live step: the terminal's settings unchanged" "$(cat "$tmp/stty.before" "$tmp/stty.after")" "$(screen | tail -5)"
-fi
+ok "Ctrl-C during a live step: the terminal's settings unchanged" cmp "$tmp/stty.before" "$tmp/stty.after"
+ok "Ctrl-C during a live step: the shell runs the next command" [ "$(cat "$tmp/sane" 2>/dev/null)" = sane ]
 is "Ctrl-C: the run is gone" "$(pgrep -c -f "^$swap -i 1M 2G\$")" -eq 0
 done_testing
