@@ -13,7 +13,7 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 begin "$@"
-plan 21
+plan 29
 
 # The unit check and the plain runs need no turn (swap_lock): after the
 # boxed runs, which take it first, so that the next test's wait is short.
@@ -25,11 +25,7 @@ plain_checks() {
         is "nth_page: every order reads every page exactly once" "$rc" -eq 0
         [ "$rc" -eq 0 ] || show_run
         run "$tmp/nth_page"
-        if [ "$rc" -eq 0 ] && [ "$(cat "$out")" = "$first" ]; then
-            pass "random is the same order on every run ($(sed 's/.*: //' "$out"))"
-        else
-            fail "random is the same order on every run" "$first" "$(cat "$out")"
-        fi
+        ok "random is the same order on every run ($(sed 's/.*: //' "$out"))" [ "$(cat "$out")" = "$first" ]
     else
         fail "build tests/nth_page.c" "$(cat "$err")"
         fail "random is the same order on every run" "not built"
@@ -39,12 +35,9 @@ plain_checks() {
     for case in 'reverse:after reading, reverse:  ' 'random:after reading, random:   ' 'forward:after reading it back:   '; do
         order=${case%%:*} label=${case#*:}
         run "$swap" -o "$order" 16M
-        if [ "$rc" -eq 0 ] && [ ! -s "$err" ] && [ "$(wc -l <"$out")" -eq 3 ] &&
-            sed -n 3p "$out" | grep -qE "^$label$nums"; then
-            pass "-o $order: three lines, the read line labelled '$label'"
-        else
-            fail "-o $order: three lines, the read line labelled '$label'" "$(cat "$out" "$err")"
-        fi
+        ok "-o $order: exit status 0, nothing on stderr" clean
+        is "-o $order: three lines" "$(wc -l <"$out")" -eq 3
+        ok "-o $order: the read line labelled '$label'" line_is 3 "^$label$nums"
     done
 
     # The permutation is computed, not stored: random may not use more than 1%
@@ -66,8 +59,8 @@ plain_checks() {
 
 if ! { how=$(sh "$box" how) && want_swap; }; then
     why=${swap_why:-no way to make a memory box: ${how#none: }}
-    for t in "forward in a box" "forward's map after writing" "forward's map: the last share" \
-        "reverse in a box" "reverse's map" "random in a box" "random's map" "without -m" "same faults" \
+    for t in "forward in a box" "forward's map after writing" "forward's map: the last share" "forward's map: a quarter" \
+        "reverse in a box" "reverse's map: the tail" "reverse's map: at the end" "random in a box" "random's map" "without -m" "same faults" \
         "reverse costs fewer read faults" "random costs several times more" \
         "forward's read faults below a quarter of the pages" "random's read faults near one per page" \
         "the read step stalled"; do
@@ -110,11 +103,8 @@ is "forward's map after writing: $want marks in RAM for its $(field 2 rss) MB re
 # most a quarter of the marks hold pages in RAM, and the one at the
 # window's edge: the RSS line's MB count the program's own code and stack
 # too.)
-if printf '%s' "$w" | grep -qE "^[.]{32}[.:#]*[#:]{$((want - 2 - lag))}\$" && [ "$ram" -le 17 ]; then
-    pass "forward's map after writing: the last share in RAM, the rest in swap"
-else
-    fail "forward's map after writing: the last share in RAM, the rest in swap" "[$w]"
-fi
+ok "forward's map after writing: the last share in RAM, the rest in swap" like "$w" "^[.]{32}[.:#]*[#:]{$((want - 2 - lag))}\$"
+is "forward's map after writing: at most a quarter in RAM, and the mark at its edge" "$ram" -le 17
 
 # A reverse read takes the resident tail first, for free: after its first
 # quarter the tail is still in RAM.  Where the resident share ends up after
@@ -130,11 +120,10 @@ tail_ram=$(( $(count "$(printf '%s' "$q" | cut -c 48-64)" '#') + $(count "$(prin
 ends=$(( $(count "$r" '#') + $(count "$r" ':') ))
 # (Within three marks, and the one a process's own RSS may lag at 64 KiB.)
 slack=$((3 + lag))
-if [ "$tail_ram" -ge $((q_marks - slack)) ] && [ "$(( ends > want ? ends - want : want - ends ))" -le "$slack" ]; then
-    pass "reverse's map: the tail still in RAM after its first quarter ([$q]); at the end $ends resident marks for $(field 3 rss) MB ([$r])"
-else
-    fail "reverse's map: the tail in RAM after its first quarter, and at the end as many marks as RSS says" "[$q] ($tail_ram of the last 17, RSS $q_marks marks)" "[$r] ($ends marks, want $want)"
-fi
+is "reverse's map: the tail still in RAM after its first quarter, as many of the last 17 marks as RSS says ($q_marks), within $slack ([$q])" \
+    "$tail_ram" -ge $((q_marks - slack))
+is "reverse's map: at the end $ends resident marks for $(field 3 rss) MB ($want marks), within $slack ([$r])" \
+    "$(( ends > want ? ends - want : want - ends ))" -le "$slack"
 
 # After a random read the share still resident is spread over the whole
 # mapping, so marks are mixed everywhere, where a share in one piece leaves
@@ -176,10 +165,8 @@ is "random's read faults are at least 3/4 of the $pages pages" "$rnd_reads" -ge 
 stall=$(grep '^stalled on memory:' "$tmp/forward" | sed -n 2p)
 if grep -q '^PSI: *not available' "$tmp/forward"; then
     skip "the read step stalled on memory" "no PSI in this kernel: $(grep '^PSI:' "$tmp/forward")"
-elif printf '%s' "$stall" | awk '{ exit !($5 > 0) }'; then
-    pass "the read step stalled on memory ($stall)"
 else
-    fail "the read step stalled on memory" "$stall" "$(grep '^PSI:' "$tmp/forward")"
+    ok "the read step stalled on memory ($stall)" seconds_gt "$(printf '%s' "$stall" | awk '{ print $5 }')" 0
 fi
 swap_done
 plain_checks

@@ -249,13 +249,14 @@ ok() {
 # Predicates for ok.  The last run (run) ended with exit status 0 and
 # nothing on stderr (clean), or on either (silent); line N of FILE ($out)
 # matches ERE (line_is); FILE holds a line that matches ERE (has); STRING
-# matches a case pattern (matches); CMD fails (not).
+# matches a case pattern (matches) or an ERE (like); CMD fails (not).
 clean() { [ "$rc" -eq 0 ] && [ ! -s "$err" ]; }
 silent() { clean && [ ! -s "$out" ]; }
 line_is() { sed -n "$1p" "${3:-$out}" | grep -qE -- "$2"; }
 has() { grep -qE -- "$2" "$1"; }
 # shellcheck disable=SC2254 # the pattern is a pattern
 matches() { case $1 in $2) return 0 ;; esac; return 1; }
+like() { printf '%s\n' "$1" | grep -qE -- "$2"; }
 not() { ! "$@"; }
 
 # is DESC GOT OP WANT: a numeric comparison (-eq, -le, -ge, -gt, ...).
