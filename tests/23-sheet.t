@@ -14,7 +14,7 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 begin "$@"
-plan 16
+plan 22
 cd "$top" || exit 1
 
 # A normal user's PATH on Debian (login.defs ENV_PATH): no sbin.
@@ -44,21 +44,15 @@ not_for_users() {
 # The requirements' "check with" column; all of the troubleshooting table.
 req=$(table_commands README.md '**Requirements**' 2)
 trouble=$(table_commands docs/where-it-runs.md '## Troubleshooting')
-if [ "$(echo "$req" | wc -l)" -ge 5 ] && [ "$(echo "$trouble" | wc -l)" -ge 10 ]; then
-    pass "the tables are found: $(echo "$req" | wc -l) and $(echo "$trouble" | wc -l) code spans"
-else
-    fail "the tables are found" "requirements: $req" "troubleshooting: $trouble"
-fi
+is "the requirements' table is found: its code spans ($(echo "$req" | wc -l)), at least 5" "$(echo "$req" | wc -l)" -ge 5
+is "the troubleshooting table is found: its code spans ($(echo "$trouble" | wc -l)), at least 10" "$(echo "$trouble" | wc -l)" -ge 10
 bad=$(printf '%s\n%s\n' "$req" "$trouble" | not_for_users)
-if [ -z "$bad" ]; then pass "every command they name is in a normal user's PATH"
-else fail "every command they name is in a normal user's PATH" "only with sbin: $bad"; fi
+ok "every command they name is in a normal user's PATH" [ -z "$bad" ]
 got=$(printf 'swapon --show\ncat /proc/swaps\n' | not_for_users)
 if ! PATH=/usr/local/sbin:/usr/sbin:/sbin command -v swapon >/dev/null 2>&1; then
     skip "the check catches a command only root's PATH has (swapon)" "swapon is not installed"
-elif [ "$got" = "swapon --show" ]; then
-    pass "the check catches a command only root's PATH has (swapon)"
 else
-    fail "the check catches a command only root's PATH has (swapon)" "got '$got'"
+    ok "the check catches a command only root's PATH has (swapon)" [ "$got" = "swapon --show" ]
 fi
 
 # early FILE: "N NUMBER" for each number of answer N that FILE holds before
@@ -91,15 +85,12 @@ early() {
 }
 nnum=$(answers_numbers | wc -l)
 got=$(early README.md)
-if [ "$nnum" -ge 50 ] && [ -z "$got" ]; then pass "no number of the $nnum in the answers appears in the sheet before its exercise"
-else fail "no number of an answer appears in the sheet before its exercise ($nnum numbers)" "early: $got"; fi
+is "the answers' numbers found ($nnum): at least 50" "$nnum" -ge 50
+ok "no number of the answers appears in the sheet before its exercise" [ -z "$got" ]
 # Planted: exercise 2's read faults in the Goal.
 n2=$(answers_numbers | awk '$1 == 2 && $2 ~ /^8,/ { print $2; exit }')
 sed "s/^## Goal\$/## Goal\\n\\nAbout $n2 faults./" README.md >"$tmp/early.md"
-case " $(early "$tmp/early.md") " in
-    *" 2:$n2 "*) pass "the check catches exercise 2's read faults ($n2) planted in the Goal" ;;
-    *) fail "the check catches exercise 2's read faults planted in the Goal" "got '$(early "$tmp/early.md")'" ;;
-esac
+ok "the check catches exercise 2's read faults ($n2) planted in the Goal" matches " $(early "$tmp/early.md") " "* 2:$n2 *"
 
 # terms FILE: the bold terms of its glossary; before FILE: "TERM LINE" for
 # each used before the glossary begins.
@@ -116,13 +107,10 @@ before() {
 }
 nterms=$(terms README.md | wc -l)
 got=$(before README.md)
-if [ "$nterms" -ge 8 ] && [ -z "$got" ]; then pass "the glossary's $nterms terms ($(terms README.md | tr '\n' ',')) are first used there or after"
-else fail "the glossary's terms are first used there or after ($nterms terms)" "used before: $got"; fi
+is "the glossary's terms found ($nterms): at least 8" "$nterms" -ge 8
+ok "the glossary's terms ($(terms README.md | tr '\n' ',')) are first used there or after" [ -z "$got" ]
 sed 's/^## Goal$/## Goal\n\nreadahead and zram./' README.md >"$tmp/term.md"
-case $(before "$tmp/term.md") in
-    *readahead:*zram:*|*zram:*readahead:*) pass "the check catches terms used before the glossary (planted: readahead, zram)" ;;
-    *) fail "the check catches terms used before the glossary" "got '$(before "$tmp/term.md")'" ;;
-esac
+ok "the check catches terms used before the glossary (planted: readahead, zram)" like "$(before "$tmp/term.md")" 'readahead:.*zram:|zram:.*readahead:'
 
 # landing FILE ANCHOR: the part of FILE a link to ANCHOR shows first, from
 # its heading to the next heading of any level (a "measured" subsection
@@ -155,16 +143,11 @@ early_links() {
 }
 nlinks=$(awk '/^## Exercises/ { on = 1; next } on && /^## / { exit } { print }' README.md | grep -c '](docs/')
 got=$(early_links README.md)
-if [ "$nlinks" -ge 3 ] && [ -z "$got" ]; then
-    pass "no link of the $nlinks before the end of the exercises lands on a boxed run's faults"
-else
-    fail "no link before the end of the exercises lands on a boxed run's faults ($nlinks links)" "$got"
-fi
+is "links before the end of the exercises found ($nlinks): at least 3" "$nlinks" -ge 3
+ok "no link before the end of the exercises lands on a boxed run's faults" [ -z "$got" ]
 sed 's|^## Goal$|## Goal\n\nSee [watch it](docs/kernels.md#watch-it-happen--i-step-and-make-plot).|' README.md >"$tmp/link.md"
-case $(early_links "$tmp/link.md") in
-    *'docs/kernels.md#watch-it-happen--i-step-and-make-plot 8'*) pass "the check catches a link to a boxed run planted in the Goal" ;;
-    *) fail "the check catches a link to a boxed run planted in the Goal" "got '$(early_links "$tmp/link.md")'" ;;
-esac
+ok "the check catches a link to a boxed run planted in the Goal" \
+    matches "$(early_links "$tmp/link.md")" "*docs/kernels.md#watch-it-happen--i-step-and-make-plot 8*"
 
 # exercises FILE: each exercise as one line, "N<TAB>its text" (lines joined
 # by a TAB), from the list under "## Exercises".
@@ -187,16 +170,10 @@ unboxed() {
 }
 nex=$(exercises README.md | wc -l)
 got=$(unboxed README.md)
-if [ "$nex" -ge 14 ] && [ -z "$got" ]; then
-    pass "every exercise of the $nex that runs in a box writes the box command out, both ways"
-else
-    fail "every exercise that runs in a box writes the box command out, both ways ($nex exercises)" "without: $got"
-fi
+is "exercises found ($nex): at least 14" "$nex" -ge 14
+ok "every exercise that runs in a box writes the box command out, both ways" [ -z "$got" ]
 sed '/^ *scripts\/box run 64M \.\/swap -o reverse/d; /^ *scripts\/box run 64M \.\/swap -o random/d' README.md >"$tmp/box.md"
-case " $(unboxed "$tmp/box.md") " in
-    *' 4 '*) pass "the check catches exercise 4 without its scripts/box run lines" ;;
-    *) fail "the check catches exercise 4 without its scripts/box run lines" "got '$(unboxed "$tmp/box.md")'" ;;
-esac
+ok "the check catches exercise 4 without its scripts/box run lines" matches " $(unboxed "$tmp/box.md") " "* 4 *"
 
 # unmarked FILE: the exercises with a sudo command whose title does not say
 # that they need root.
@@ -209,13 +186,10 @@ unmarked() {
 }
 nroot=$(exercises README.md | grep -c 'sudo ')
 got=$(unmarked README.md)
-if [ "$nroot" -ge 2 ] && [ -z "$got" ]; then pass "the $nroot exercises that run sudo say in their title that they need root"
-else fail "the exercises that run sudo say in their title that they need root ($nroot)" "unmarked: $got"; fi
+is "exercises that run sudo found ($nroot): at least 2" "$nroot" -ge 2
+ok "the exercises that run sudo say in their title that they need root" [ -z "$got" ]
 sed 's/^\(14\. \*\*Where the pages go\) (needs root[^*]*\*\*/\1.**/' README.md >"$tmp/root.md"
-case " $(unmarked "$tmp/root.md") " in
-    *' 14 '*) pass "the check catches exercise 14's title without 'needs root'" ;;
-    *) fail "the check catches exercise 14's title without 'needs root'" "got '$(unmarked "$tmp/root.md")'" ;;
-esac
+ok "the check catches exercise 14's title without 'needs root'" matches " $(unmarked "$tmp/root.md") " "* 14 *"
 
 # Run the requirements' checks as a normal user: a real one when this is
 # root (as_student), else this user.  (Last, with the refusal below: the
@@ -240,15 +214,16 @@ else
     done <<EOF
 $req
 EOF
-    if [ -z "$bad" ]; then pass "the requirements' checks run as a normal user${runner:+ ($student)}, none 'not found'"
-    else fail "the requirements' checks run as a normal user, none 'not found'" "$bad"; fi
+    ok "the requirements' checks run as a normal user${runner:+ ($student)}, none 'not found'" [ -z "$bad" ]
 fi
 
+# refused_naming TEXT: the last run refused (exit 1), its message naming TEXT.
+# shellcheck disable=SC2317 # called by ok
+refused_naming() { [ "$rc" -eq 1 ] && grep -qF -- "$1" "$err"; }
 # The refusal while other users' processes run: the sheet names the make
 # spelling, and so does the script itself, run for real as root beside a
 # normal user's process.
-if grep -q 'make backends YES=1' README.md; then pass "the sheet names 'make backends YES=1'"
-else fail "the sheet names 'make backends YES=1'"; fi
+ok "the sheet names 'make backends YES=1'" has README.md 'make backends YES=1'
 if ! is_root; then
     skip "backends, refusing beside another user's process, names 'make backends YES=1'" "not root"
 elif ! how=$(sh "$box" how); then
@@ -261,10 +236,6 @@ else
     as_student sleep 60 2>/dev/null &
     wait_max=50 wait_for pgrep -u "$student" -x sleep >/dev/null
     run sh scripts/backends zswap
-    if [ "$rc" -eq 1 ] && grep -q 'make backends YES=1' "$err"; then
-        pass "backends, refusing beside another user's process, names 'make backends YES=1'"
-    else
-        fail "backends, refusing beside another user's process, names 'make backends YES=1'" "$(show_run)"
-    fi
+    ok "backends, refusing beside another user's process, names 'make backends YES=1'" refused_naming 'make backends YES=1'
 fi
 done_testing
