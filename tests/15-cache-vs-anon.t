@@ -16,16 +16,12 @@ if ! is_root; then
     run sh "$cva"
     plan 2
     is "not root: exit status 1" "$rc" -eq 1
-    if [ "$(wc -l <"$err")" -eq 1 ] && grep -q 'root' "$err" && [ ! -s "$out" ]; then
-        pass "not root: one line says so ($(cat "$err"))"
-    else
-        fail "not root: one line says so" "$(cat "$out" "$err")"
-    fi
+    ok "not root: one line says so ($(cat "$err"))" refused_saying 1 root
     done_testing
 fi
 need_box
 need_swap
-plan 16
+plan 20
 
 if ! command -v setpriv >/dev/null 2>&1; then
     skip "as nobody: one line says it needs root" "setpriv is not installed"
@@ -33,11 +29,7 @@ elif ! setpriv --reuid=65534 --regid=65534 --clear-groups test -r "$cva"; then
     skip "as nobody: one line says it needs root" "nobody cannot read $cva (a checkout in a folder only root may enter)"
 else
     run setpriv --reuid=65534 --regid=65534 --clear-groups sh "$cva"
-    if [ "$rc" -eq 1 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q 'root' "$err" && [ ! -s "$out" ]; then
-        pass "as nobody: one line says it needs root, exit 1"
-    else
-        fail "as nobody: one line says it needs root, exit 1" "exit $rc" "$(cat "$out" "$err")"
-    fi
+    ok "as nobody: one line says it needs root, exit 1" refused_saying 1 root
 fi
 
 # The LRUs the table must show: where the kernel has MGLRU, both.
@@ -67,11 +59,8 @@ swappiness=$(cat /proc/sys/vm/swappiness)
 run env CVA_REREAD_MAX=20 sh "$cva" 0 200
 show_run
 is "exit status 0" "$rc" -eq 0
-if head -n 1 "$out" | grep -qE "^kernel $(uname -r | sed 's/[].[*^$+?(){}|\\]/\\&/g'), cgroup v[12] \(box: .*\), multi-generational LRU: "; then
-    pass "first: the kernel, the cgroup version and the LRU"
-else
-    fail "first: the kernel, the cgroup version and the LRU" "$(head -n 1 "$out")"
-fi
+ok "first: the kernel, the cgroup version and the LRU" \
+    line_is 1 "^kernel $(uname -r | sed 's/[].[*^$+?(){}|\\]/\\&/g'), cgroup v[12] \(box: .*\), multi-generational LRU: "
 # A row is a completed run (read faults and time), or one the kernel's
 # OOM killer ended ("killed -"; at swappiness 0 with the cache kept hot,
 # neither gives way): both are results, and the row says which.
@@ -79,16 +68,13 @@ rowre='^(classic|MGLRU) +(warm|re-read) +(0|200) +[0-9]+ MB +[0-9]+ MB +[0-9]+ M
 got_lrus=$(grep -E "$rowre" "$out" | awk '!seen[$1]++ { printf "%s%s", sep, $1; sep = " " }')
 is "four rows, warm and re-read for 0 and 200, under each LRU ($want_lrus)" \
     "$(grep -cE "$rowre" "$out")" -eq $((4 * $(echo "$want_lrus" | wc -w)))
-if [ "$got_lrus" = "$want_lrus" ]; then pass "the rows name their LRU, the one in use first: $got_lrus"
-else fail "the rows name their LRU, the one in use first" "got '$got_lrus', want '$want_lrus'"; fi
+ok "the rows name their LRU, the one in use first: $got_lrus" [ "$got_lrus" = "$want_lrus" ]
 killed=$(grep -E "$rowre" "$out" | grep -c ' killed ')
 if [ "$killed" -eq 0 ]; then
-    if grep -q '^killed: ' "$out"; then fail "no row killed, and no note of one" "$(grep '^killed: ' "$out")"
-    else pass "every row completed (none killed), and no note of a kill"; fi
-elif grep -q "^killed: the kernel's OOM killer ended swap in that box (exit 137)" "$out"; then
-    pass "$killed row(s) killed by the kernel, shown as such and explained in a note: $(grep -E "$rowre" "$out" | grep ' killed ' | tr -s ' ' | tr '\n' '|')"
+    ok "every row completed (none killed), and no note of a kill" not has "$out" '^killed: '
 else
-    fail "a killed row is explained in a note" "$(cat "$out")"
+    ok "$killed row(s) killed by the kernel, shown as such and explained in a note: $(grep -E "$rowre" "$out" | grep ' killed ' | tr -s ' ' | tr '\n' '|')" \
+        has "$out" "^killed: the kernel's OOM killer ended swap in that box \(exit 137\)"
 fi
 col() { awk -v l="$1" -v c="$2" -v s="$3" -v f="$4" '$1 == l && $2 == c && $3 == s { print $f }' "$out"; }
 is "warm: the $file_mb MB file was in the box's cache before the run (MB)" "$(col "$lru_in_use" warm 0 4)" -ge $((file_mb * 3 / 4))
@@ -100,16 +86,16 @@ is "classic, warm, swappiness 200: more swap than at 0 ($(col classic warm 200 8
 is "vm.swappiness is as it was ($swappiness)" "$(cat /proc/sys/vm/swappiness)" -eq "$swappiness"
 if [ -n "$lru_why" ]; then
     skip "lru_gen/enabled is as it was" "$lru_why"
+    skip "-c: exit status 0" "$lru_why"
     skip "-c: only the LRU in use" "$lru_why"
+    skip "-c: nothing switched" "$lru_why"
 else
     is "lru_gen/enabled is as it was ($lru_before)" "$(cat "$lg")" = "$lru_before"
     run env CVA_REREAD_MAX=5 sh "$cva" -c 0
     got=$(grep -E '^(classic|MGLRU) +(warm|re-read) ' "$out" | awk '{ print $1 }' | sort -u | tr '\n' ' ')
-    if [ "$rc" -eq 0 ] && [ "$got" = "$lru_in_use " ] && [ "$(cat "$lg")" = "$lru_before" ]; then
-        pass "-c: only the LRU in use ($lru_in_use), nothing switched"
-    else
-        fail "-c: only the LRU in use ($lru_in_use), nothing switched" "exit $rc, rows of: $got, lru_gen/enabled $(cat "$lg")"
-    fi
+    is "-c: exit status 0" "$rc" -eq 0
+    ok "-c: only the LRU in use ($lru_in_use)" [ "$got" = "$lru_in_use " ]
+    ok "-c: nothing switched (lru_gen/enabled $lru_before)" [ "$(cat "$lg")" = "$lru_before" ]
 fi
 left=$({ ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$(id -u)" 2>/dev/null; } | keep_gone)
 is "no file, temporary folder or box left${left:+: $left}" "${#left}" -eq 0
@@ -127,14 +113,12 @@ leftover() { { ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null;
 i=0
 while [ -n "$(leftover)" ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
 left=$(leftover)
-if [ -z "$left" ] && [ "$(cat /proc/sys/vm/swappiness)" -eq "$swappiness" ]; then
-    pass "interrupted: nothing left, vm.swappiness $swappiness"
-else
-    fail "interrupted: nothing left, vm.swappiness $swappiness" "left: $left" "swappiness $(cat /proc/sys/vm/swappiness)"
-fi
+ok "interrupted: nothing left" [ -z "$left" ]
+is "interrupted: vm.swappiness back ($swappiness)" "$(cat /proc/sys/vm/swappiness)" -eq "$swappiness"
 
 # Interrupted while the other LRU is switched on: put back all the same.
 if [ -n "$lru_why" ]; then
+    skip "interrupted under the other LRU: seen switched" "$lru_why"
     skip "interrupted under the other LRU: lru_gen/enabled back" "$lru_why"
 else
     # Interrupted the moment the script has switched the other LRU on, for
@@ -154,11 +138,8 @@ else
     own_kill -TERM "$pid"
     wait "$pid"
     sleep 0.3
-    if [ "$switched" != "$lru_before" ] && [ "$(cat "$lg")" = "$lru_before" ]; then
-        pass "interrupted under the other LRU ($switched): lru_gen/enabled back to $lru_before"
-    else
-        fail "interrupted under the other LRU: lru_gen/enabled back to $lru_before" "seen $switched, now $(cat "$lg")"
-    fi
+    ok "interrupted under the other LRU: seen switched ($switched)" [ "$switched" != "$lru_before" ]
+    ok "interrupted under the other LRU: lru_gen/enabled back to $lru_before" [ "$(cat "$lg")" = "$lru_before" ]
 fi
 
 # The re-reader ends before its row does and is reaped by the shell in the
