@@ -16,7 +16,7 @@ begin "$@"
 # Room for plain runs: a runner that is itself a small box (a container
 # started with -m) would swap them.
 lim=$(runner_limit_mb)
-plan 30
+plan 35
 pages_in() { echo $(($1 / $(getconf PAGESIZE))); }
 n64=$(pages_in 67108864)
 
@@ -89,15 +89,14 @@ if $cc -std=c11 -O2 -o "$tmp/selftest" "$top/tests/latency_selftest.c" 2>"$err";
     else fail "a 60 s sample: in the top bucket, read as itself" "$(cat "$out")"; fi
     got=$(sed -n 2p "$out"; echo 1500 | "$tmp/selftest" | sed -n 2p)
     want=$(printf '%s\n' '[100 ns] [  60 s] [  60 s] [  60 s]' '[1.5 µs] [1.5 µs] [1.5 µs] [1.5 µs]')
-    if [ "$got" = "$want" ]; then pass "as -l shows them, six columns each: $(echo "$got" | tr '\n' ' ')"
-    else fail "as -l shows them, six columns each" "got:" "$got" "want:" "$want"; fi
+    ok "as -l shows them, six columns each: $(echo "$got" | tr '\n' ' ')" [ "$got" = "$want" ]
 else
     for i in 1 2 3 4 5 6; do skip "the percentile arithmetic ($i)" "$cc cannot build the test build: $(head -n 1 "$err")"; done
 fi
 
 # ------------------------------------------------ plainly
 if [ -n "$lim" ] && [ "$lim" -lt 160 ]; then
-    for i in 1 2 3 4 5 6 7 8 9; do skip "plain -l ($i)" "this runner is itself limited to $lim MB: a plain 64 MB run would swap"; done
+    for i in 1 2 3 4 5 6 7 8 9 10; do skip "plain -l ($i)" "this runner is itself limited to $lim MB: a plain 64 MB run would swap"; done
 else
 run "$swap" -l 64M
 is "plain -l 64M: exit status 0" "$rc" -eq 0
@@ -118,8 +117,8 @@ fi
 # Without -l, the three lines as they were; and no timing call per page
 # (getrusage is a system call: strace counts it; the clock is in the vDSO).
 run "$swap" 64M
-if [ "$(grep -c . "$out")" -eq 3 ] && ! grep -q '^  [a-z]* fault ' "$out"; then pass "without -l: the three lines alone"
-else fail "without -l: the three lines alone" "$(cat "$out")"; fi
+is "without -l: three lines" "$(grep -c . "$out")" -eq 3
+ok "without -l: no line of -l" not has "$out" '^  [a-z]* fault '
 if [ -z "${SWAP_TEST_TRACED-}" ] && why=$(census_can); then
     strace -f -qq -c -o "$tmp/calls" -e trace=getrusage "$swap" 16M >/dev/null 2>&1
     without=$(awk '$NF == "getrusage" { print $4 }' "$tmp/calls")
@@ -185,7 +184,7 @@ fi
 # ------------------------------------------------ in a box
 if ! { how=$(sh "$box" how) && want_swap; }; then
     why=${swap_why:-no way to make a memory box: ${how#none: }}
-        for i in 1 2 3 4 5 6 7 8 9 10 11 12; do box_skip "box -l ($i)" "$why"; done
+        for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do box_skip "box -l ($i)" "$why"; done
     done_testing
 fi
 diag "box: $how"
@@ -207,11 +206,8 @@ is "box -l: the read step has major faults ($majors)" "$majors" -gt 0
 # evicted in the box and read back between two accesses: perf record -e
 # major-faults put them in libc.so.6 and ld.so.)
 d=$((read_majflt - majors))
-if [ "$d" -ge 0 ] && [ "$d" -le $((read_majflt / 50 + 2)) ]; then
-    pass "box -l: the read step's majors ($majors) are its major faults ($read_majflt), less a few between the accesses"
-else
-    fail "box -l: the read step's majors are its major faults, within 2 % and two" "majors $majors, major faults $read_majflt"
-fi
+is "box -l: the read step's majors ($majors) are no more than its major faults ($read_majflt)" "$d" -ge 0
+is "box -l: and fewer by at most 2 % and two (those between the accesses)" "$d" -le $((read_majflt / 50 + 2))
 is "box -l: more of the read step's pages were minor faults (swap cache, readahead: $(n_of "$out" read minor)) than major" "$(n_of "$out" read minor)" -gt "$majors"
 # (A load from RAM: the plain run's read, where every page is in RAM; in
 # the box a forward read finds none there.)
@@ -240,11 +236,8 @@ lo=$((l1 < l2 ? l1 : l2)) hi=$((l1 > l2 ? l1 : l2)) plo=$((p1 < p2 ? p1 : p2)) p
 # (Within the noise of two runs alike, and 10 % + 10 faults for runs this
 # few: the same allowance as -m's.)
 slack=$((noise + phi / 10 + 10))
-if [ $((hi - phi)) -le "$slack" ] && [ $((plo - lo)) -le "$slack" ]; then
-    pass "box: read faults with -l ($l1, $l2) within noise of without ($p1, $p2)"
-else
-    fail "box: read faults with -l within noise of without" "with -l: $l1 $l2, without: $p1 $p2"
-fi
+is "box: read faults with -l ($l1, $l2) no more than without ($p1, $p2) and noise ($slack)" $((hi - phi)) -le "$slack"
+is "box: read faults with -l ($l1, $l2) no fewer than without ($p1, $p2) less noise ($slack)" $((plo - lo)) -le "$slack"
 grep -q '^  minor fault ' "$tmp/l1" && ! grep -q '^  [a-z]* fault ' "$tmp/p1"
 is "box: -l's lines only with -l" "$?" -eq 0
 
@@ -276,18 +269,12 @@ heat_check() {
 sh "$box" run 16M "$swap" -l -i 8M 64M >"$tmp/h" 2>"$err" || show_run
 got=$(heat_check "$tmp/h")
 nheat=$(grep -c '^  heat ' "$tmp/h")
-if [ "$nheat" -ge 16 ] && [ -z "$got" ]; then
-    pass "box -l -i 8M: $nheat heat map lines; each interval's counts add up to its pages, each step's to -l's count per kind"
-else
-    fail "box -l -i 8M: each interval's heat counts add up to its pages, each step's to -l's count per kind ($nheat lines)" "$got" "$(cat "$tmp/h")"
-fi
+is "box -l -i 8M: heat map lines ($nheat): at least 16" "$nheat" -ge 16
+ok "box -l -i 8M: each interval's heat counts add up to its pages, each step's to -l's count per kind" [ -z "$got" ]
 # Planted: one count one too many.
 awk '/^  heat major/ && !done { $NF = $NF + 1; $0 = "  " $0; done = 1 } { print }' "$tmp/h" >"$tmp/h1"
-case $(heat_check "$tmp/h1") in
-    *counts*) pass "the check catches a heat map count one too many" ;;
-    *) fail "the check catches a heat map count one too many" "$(heat_check "$tmp/h1")" ;;
-esac
+ok "the check catches a heat map count one too many" matches "$(heat_check "$tmp/h1")" '*counts*'
 run "$swap" -i 8M 16M
-if ! grep -q '^  heat ' "$out" && ! grep -q '^  heat ' "$tmp/l1"; then pass "heat map lines only with -l and -i both"
-else fail "heat map lines only with -l and -i both" "$(grep '^  heat ' "$out" "$tmp/l1" | head -3)"; fi
+ok "no heat map line with -i alone" not has "$out" '^  heat '
+ok "no heat map line with -l alone" not has "$tmp/l1" '^  heat '
 done_testing
