@@ -45,10 +45,8 @@ plain=$(field 3 seconds "$tmp/plain") boxed=$(field 3 seconds)
 lim=$(runner_limit_mb)
 if [ -n "$lim" ] && [ "$lim" -lt 288 ]; then
     skip "reading back in the box is slower than plainly" "this runner is itself limited to $lim MB: its plain run swaps too"
-elif seconds_gt "$boxed" "$plain"; then
-    pass "reading back in the box ($boxed s) is slower than plainly ($plain s)"
 else
-    fail "reading back in the box is slower than plainly" "boxed '$boxed' s, plain '$plain' s"
+    ok "reading back in the box ($boxed s) is slower than plainly ($plain s)" seconds_gt "$boxed" "$plain"
 fi
 
 pages=$(($(field 2 swap) * 1048576 / $(getconf PAGESIZE)))

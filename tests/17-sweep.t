@@ -164,7 +164,7 @@ else
     said "the next make demo says what it cleaned" "swapfile $left_swapfile turned off and deleted"
     is "the next make demo works (exit 0)" "$rc" -eq 0
     left=$(procs; boxes; ls "$left_swapfile" 2>/dev/null; grep "swap-demo" /proc/swaps)
-    is "nothing of the killed demo is left${left:+: $left}" "${#left}" -eq 0
+    ok "nothing of the killed demo is left" [ -z "$left" ]
 fi
 
 # 2. The test suite's own leftovers: a test killed with its swapfile on is
@@ -203,7 +203,7 @@ else
     said "scripts/box sweep says what it cleaned" "PID $runner is gone"
     sleep 0.2
     left=$(procs; boxed_run_of "$runner_tag" && echo "box of $runner_tag")
-    is "after the sweep: no process, no box${left:+: $left}" "${#left}" -eq 0
+    ok "after the sweep: no process, no box" [ -z "$left" ]
 fi
 
 # 4. The 1997 script, killed while a row runs: its box, file and work
@@ -239,7 +239,7 @@ else
     if [ "$rc" -eq 0 ]; then pass "the next cache-vs-anon works (exit 0)"
     else fail "the next cache-vs-anon works (exit 0)" "exit $rc" "$(cat "$out" "$err")"; fi
     left=$({ ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; boxes; } | keep_gone)
-    is "nothing of the killed cache-vs-anon is left${left:+: $left}" "${#left}" -eq 0
+    ok "nothing of the killed cache-vs-anon is left" [ -z "$left" ]
     if [ "$changed" = "$swappiness" ]; then
         skip "vm.swappiness the killed run set (200) is put back" "cgroup v1: each box has its own memory.swappiness, vm.swappiness was never changed"
     else
@@ -360,7 +360,7 @@ guarded() {
     wait_for g_none
     wait_max=600
     left=$(g_left)
-    is "$desc killed (SIGKILL), with its guard: nothing left within 30 s, no sweep (after $(($(date +%s) - t0)) s)${left:+: $left}" "${#left}" -eq 0
+    ok "$desc killed (SIGKILL), with its guard: nothing left within 30 s, no sweep (after $(($(date +%s) - t0)) s)" [ -z "$left" ]
 }
 if ! want_swap; then
     for t in "demo, guarded" "class, guarded" "cva, guarded"; do box_skip "$t" "$swap_why"; done

@@ -312,7 +312,7 @@ fi
 if [ "$(md5sum <"$sdir/bait")" = "$bait_sum" ]; then pass "the student's bait is unchanged: no swapfile was made through its links"
 else fail "the student's bait is unchanged" "$(ls -l "$sdir/bait")"; fi
 others=$(awk 'NR > 1 { print $1 }' /proc/swaps | while read -r f; do [ "$(stat -L -c %u "$f")" = 0 ] || echo "$f"; done)
-is "no swap device is anyone's but root's${others:+: $others}" "${#others}" -eq 0
+ok "no swap device is anyone's but root's" [ -z "$others" ]
 student_files >"$tmp/student.after"
 if cmp -s "$tmp/student.before" "$tmp/student.after"; then
     pass "the student's $nplanted files are untouched"
@@ -323,7 +323,7 @@ if [ -z "$student_box" ]; then skip "the student's own box cgroup is left alone"
 elif [ -d "$student_box" ]; then pass "the student's own box cgroup ($student_box) is left alone"
 else fail "the student's own box cgroup is left alone" "$student_box is gone"; fi
 made=$(find /tmp /var/tmp /dev/shm "$open" -maxdepth 1 -user 0 \( -name 'swap-*' -o -name 'vgdb-*' -o -name 'valgrind_*' \) -newer "$tmp/marker" 2>/dev/null)
-is "root made nothing in /tmp, /var/tmp, /dev/shm or the open folder${made:+: $made}" "${#made}" -eq 0
+ok "root made nothing in /tmp, /var/tmp, /dev/shm or the open folder" [ -z "$made" ]
 
 # ------------------------------------------------ folders given by variable
 # Root's folder where the student can reach it: refused, one line.

@@ -14,29 +14,27 @@ begin "$@"
 # Its turn (swap_lock): a suite of this user's in another checkout leaves
 # what a killed run leaves, on purpose, inside its own turn (tests/17).
 swap_lock
-plan 7
+plan 9
 
 on=$(awk 'NR > 1 { print $1 }' /proc/swaps | grep -F "$work_dir/swap-" | keep_gone)
-is "no swapfile of an ended run is on${on:+: $on}" "${#on}" -eq 0
+ok "no swapfile of an ended run is on" [ -z "$on" ]
 files=$(find "$work_dir" -maxdepth 1 -name 'swap-*.swapfile' 2>/dev/null | keep_gone)
-is "no swapfile of an ended run is on disk${files:+: $files}" "${#files}" -eq 0
+ok "no swapfile of an ended run is on disk" [ -z "$files" ]
 dirs=$(find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$(id -u)" 2>/dev/null | keep_gone)
-is "no box cgroup of an ended run is left${dirs:+: $dirs}" "${#dirs}" -eq 0
+ok "no box cgroup of an ended run is left" [ -z "$dirs" ]
 # Temporary folders, the 1997 script's file, records of changed settings.
 temps=$(find "$state_dir" "$work_dir" -mindepth 1 -maxdepth 1 -name 'swap-*' 2>/dev/null | sort -u | keep_gone)
-is "no temporary file, folder or record of an ended run is left${temps:+: $temps}" "${#temps}" -eq 0
+ok "no temporary file, folder or record of an ended run is left" [ -z "$temps" ]
 # Besides what runs own (swap-*), only the container base that
 # TEST_BUILD_STAGE=1 keeps (docs/tests.md), and the guards' log where
 # there is no system log (scripts/box, guard_sweep).
 other=$(find "$state_dir" "$work_dir" -mindepth 1 -maxdepth 1 ! -name 'swap-*' ! -name 'container-base.*.tar' ! -name guard.log 2>/dev/null | sort -u)
-is "nothing else in this user's folders but the kept container base and the guards' log${other:+: $other}" "${#other}" -eq 0
+ok "nothing else in this user's folders but the kept container base and the guards' log" [ -z "$other" ]
 procs=$(is_swap "$(pgrep -u "$run_uid" -f "^($top/swap|$gated_re)( |\$)" 2>/dev/null)")
-is "no ./swap process of this checkout is left${procs:+: $procs}" "${#procs}" -eq 0
+ok "no ./swap process of this checkout is left" [ -z "$procs" ]
 # The sweep sees the same: it would undo nothing, and finds nothing odd.
 run sh "$box" sweep -n
-if [ "$rc" -eq 0 ] && [ ! -s "$out" ] && ! grep -q 'left alone' "$err"; then
-    pass "scripts/box sweep -n finds nothing to undo and nothing odd"
-else
-    fail "scripts/box sweep -n finds nothing to undo and nothing odd" "exit $rc" "$(cat "$out" "$err")"
-fi
+is "scripts/box sweep -n: exit status 0" "$rc" -eq 0
+ok "scripts/box sweep -n finds nothing to undo" [ ! -s "$out" ]
+ok "scripts/box sweep -n finds nothing odd" not has "$err" 'left alone'
 done_testing
