@@ -6,34 +6,34 @@ begin "$@"
 plan 2
 
 if command -v cppcheck >/dev/null 2>&1; then
-    if cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
-        --inline-suppr "$top/swap.c" >"$out" 2>&1; then
-        pass "cppcheck: nothing to report on swap.c"
-    else
-        fail "cppcheck: nothing to report on swap.c" "$(cat "$out")"
-    fi
+    run cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
+        --inline-suppr "$top/swap.c"
+    ok "cppcheck: nothing to report on swap.c" silent
 else
     skip "cppcheck" "cppcheck is not installed"
 fi
 
-if command -v shellcheck >/dev/null 2>&1; then
-    # From the top, where the tests' "source=tests/lib.sh" directives point;
-    # a file a shellcheck, as many at once as there are CPUs, or as make
-    # check leaves (TEST_JOBS tests run at once); xargs says 123 if any of
-    # them found something; each one's report in a file of its own.
+# From the top, where the tests' "source=tests/lib.sh" directives point;
+# a file a shellcheck, as many at once as there are CPUs, or as make check
+# leaves (TEST_JOBS tests run at once); xargs says 123 if any of them
+# found something; each one's report in a file of its own, all of them on
+# stderr for ok to show.
+# shellcheck disable=SC2317 # called by ok
+shellcheck_all() {
     jobs=${TEST_JOBS:-1}
     case $jobs in ''|*[!0-9]*|0) jobs=1 ;; esac
     cpus=$(($(getconf _NPROCESSORS_ONLN) / jobs))
     [ "$cpus" -ge 1 ] || cpus=1
     mkdir "$tmp/sc"
     # shellcheck disable=SC2016 # expanded by that sh
-    if (cd "$top" && printf '%s\n' scripts/* tests/*.sh tests/*.t .ci/run |
+    (cd "$top" && printf '%s\n' scripts/* tests/*.sh tests/*.t .ci/run |
         xargs -P "$cpus" -I{} sh -c 'case $1 in *.ci/run) s=bash ;; *) s=sh ;; esac
-            shellcheck -s "$s" -x "$1" >"$2/$(echo "$1" | tr /. __)" 2>&1' sh {} "$tmp/sc"); then
-        pass "shellcheck: nothing to report on scripts/, tests/, .ci/run"
-    else
-        fail "shellcheck: nothing to report on scripts/, tests/, .ci/run" "$(cat "$tmp/sc"/*)"
-    fi
+            shellcheck -s "$s" -x "$1" >"$2/$(echo "$1" | tr /. __)" 2>&1' sh {} "$tmp/sc") && return 0
+    cat "$tmp/sc"/* >&2
+    return 1
+}
+if command -v shellcheck >/dev/null 2>&1; then
+    ok "shellcheck: nothing to report on scripts/, tests/, .ci/run" shellcheck_all
 else
     skip "shellcheck" "shellcheck is not installed"
 fi
