@@ -21,12 +21,25 @@ refused() {
     desc=$1
     shift
     run "$@"
-    if [ "$rc" -eq 2 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q -- "$want" "$err" && [ ! -s "$out" ]; then
-        pass "$desc: one line, exit 2 ($(cat "$err"))"
-    else
-        fail "$desc: one line that names '$want', exit 2" "exit $rc" "$(cat "$out" "$err")"
-    fi
+    ok "$desc: one line that names '$want', exit 2 ($(cat "$err"))" refused_saying 2 "$want"
 }
+
+# same_state: the machine's state now ($tmp/after) is as before
+# ($tmp/before), or both are said on stderr.  drawn_rows: scripts/plot
+# draws -s's files, with -l's panel.  zswap_alone: the interrupted run
+# ($tmp/int.out) began its zswap row and no other.
+# shellcheck disable=SC2317 # called by ok
+same_state() {
+    cmp -s "$tmp/before" "$tmp/after" && return 0
+    printf '%s\n' before: "$(cat "$tmp/before")" after: "$(cat "$tmp/after")" >&2
+    return 1
+}
+# shellcheck disable=SC2317 # called by ok
+drawn_rows() {
+    (cd "$rows" && sh "$top/scripts/plot" ./*.txt >"$tmp/rows.svg") && grep -q 'the cost of one access' "$tmp/rows.svg"
+}
+# shellcheck disable=SC2317 # called by ok
+zswap_alone() { grep -q '^backend ' "$tmp/int.out" && ! grep -Eq '^(swapfile|zram) ' "$tmp/int.out"; }
 
 if ! is_root; then
     plan 2
@@ -36,7 +49,7 @@ if ! is_root; then
 fi
 need_box
 swap_lock
-tests=32
+tests=34
 plan "$tests"
 # Every run of the script here is 64 MB in a 16 MB box, the lesson's
 # proportions at a quarter of its size: each row shows the same readahead,
@@ -70,11 +83,7 @@ state() {
 state >"$tmp/before"
 as_found() {
     [ -s "$tmp/after" ] || state >"$tmp/after"
-    if cmp -s "$tmp/before" "$tmp/after"; then
-        pass "$1: the machine as found ($(tr '\n' ';' <"$tmp/before"))"
-    else
-        fail "$1: the machine as found" "before:" "$(cat "$tmp/before")" "after:" "$(cat "$tmp/after")"
-    fi
+    ok "$1: the machine as found ($(tr '\n' ';' <"$tmp/before"))" same_state
     rm -f "$tmp/after"
 }
 
@@ -105,8 +114,7 @@ show_run
 is "exit status 0" "$rc" -eq 0
 rowre='^(swapfile|zswap|zram) +[a-z0-9-]+ +[0-9]+ MB +[0-9]+ +[0-9]+ +[0-9]+\.[0-9]{2} s +[0-9.]+ [mµn]?s +[0-9.]+ [mµn]?s +[0-9]+ +[0-9]+   ([0-9.]+ MB|-)$'
 got_rows=$(grep -E "$rowre" "$out" | awk '{ printf "%s%s", sep, $1; sep = " " }')
-if [ "$got_rows" = "$want_rows" ]; then pass "a row for each backend this kernel has: $got_rows"
-else fail "a row for each backend this kernel has" "got '$got_rows', want '$want_rows'"; fi
+ok "a row for each backend this kernel has: $got_rows" [ "$got_rows" = "$want_rows" ]
 # col ROW N: field N of that row (3 swap written, 5 read major, 6 read
 # minor, 13 out MB, 14 in MB, 15 RAM MB).
 col() { grep -E "$rowre" "$out" | awk -v r="$1" -v f="$2" '$1 == r { print $f }'; }
@@ -152,12 +160,8 @@ want_saved=$(for r in $want_rows; do
     c=$(grep -E "$rowre" "$out" | awk -v r="$r" '$1 == r { print $2 }')
     if [ "$c" = - ]; then echo "$r.txt"; else echo "$r ($c).txt"; fi
 done | sort | tr '\n' '|')
-if [ "$saved" = "$want_saved" ] && (cd "$rows" && sh "$top/scripts/plot" ./*.txt >"$tmp/rows.svg" 2>"$tmp/plot.err") &&
-    grep -q 'the cost of one access' "$tmp/rows.svg"; then
-    pass "-s: a file per row ($saved), which scripts/plot draws with their -l panel"
-else
-    fail "-s: a file per row, which scripts/plot draws" "saved: $saved" "want: $want_saved" "$(cat "$tmp/plot.err" 2>/dev/null)"
-fi
+ok "-s: a file per row ($saved)" [ "$saved" = "$want_saved" ]
+ok "-s: the rows' files, which scripts/plot draws with their -l panel" drawn_rows
 want="must not exist" refused "-s with a folder that is there already" sh "$be" $yes -s "$rows"
 
 # (When this row is going: its device on at the top priority.)
@@ -196,10 +200,8 @@ while [ -n "$(boxes | keep_gone)" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)
 is "interrupted: exit status 130" "$st" -eq 130
 if [ "$int_row" = swapfile ]; then
     skip "asked for the zswap row alone: no other row ran" "no zswap in this kernel"
-elif grep -q '^backend ' "$tmp/int.out" && ! grep -Eq '^(swapfile|zram) ' "$tmp/int.out"; then
-    pass "asked for the zswap row alone: no other row ran"
 else
-    fail "asked for the zswap row alone: no other row ran" "$(cat "$tmp/int.out")"
+    ok "asked for the zswap row alone: no other row ran" zswap_alone
 fi
 as_found "interrupted in the $int_row row"
 
@@ -241,11 +243,7 @@ esac
 test_swapfile=$work_dir/swap-test.$tag.swapfile
 if SWAP_PRIORITY=32767 SWAPFILE_SIZE=64M sh "$box" swapon "$test_swapfile" 2>"$tmp/swapon.err"; then
     run sh "$be" $yes
-    if [ "$rc" -eq 1 ] && grep -q 'priority 32767 already' "$err"; then
-        pass "a device at priority 32767 already: refused ($(cat "$err"))"
-    else
-        fail "a device at priority 32767 already: refused" "exit $rc" "$(cat "$out" "$err")"
-    fi
+    ok "a device at priority 32767 already: refused ($(cat "$err"))" failed_saying 1 'priority 32767 already'
     sh "$box" swapoff "$test_swapfile"
 else
     fail "a device at priority 32767 already: refused" "could not make one: $(cat "$tmp/swapon.err")"
@@ -260,11 +258,8 @@ if SWAP_PRIORITY=100 SWAPFILE_SIZE=512M sh "$box" swapon "$test_swapfile" 2>"$tm
     mkdir "$tmp/m" "$tmp/m/scripts" && cp "$swap" "$tmp/m/swap" && cp $box_files "$tmp/m/scripts/" &&
         sed 's/SWAP_PRIORITY=\$top/SWAP_PRIORITY=1/; s/swapon -p \$top/swapon -p 1/' "$be" >"$tmp/m/scripts/backends"
     run sh "$tmp/m/scripts/backends" $yes
-    if [ "$rc" -eq 1 ] && grep -q 'the swapfile row is not what it says: .* the pages went to another device' "$err"; then
-        pass "broken on purpose (its device below another): caught ($(cat "$err"))"
-    else
-        fail "broken on purpose (its device below another): caught" "exit $rc" "$(cat "$out" "$err")"
-    fi
+    ok "broken on purpose (its device below another): caught ($(cat "$err"))" \
+        failed_saying 1 'the swapfile row is not what it says: .* the pages went to another device'
     as_found "broken on purpose"
     sh "$box" swapoff "$test_swapfile" && test_swapfile=''
 else
@@ -279,11 +274,8 @@ if make_student; then
     sleeper=$!
     wait_for pgrep -u "$student" sleep >/dev/null
     run sh "$be"
-    if [ "$rc" -eq 1 ] && grep -q 'other user.*-y' "$err" && ! grep -q '^swapfile' "$out"; then
-        pass "other users' processes running: not without -y ($(cat "$err"))"
-    else
-        fail "other users' processes running: not without -y" "exit $rc" "$(cat "$out" "$err")"
-    fi
+    ok "other users' processes running: not without -y ($(cat "$err"))" failed_saying 1 'other user.*-y'
+    ok "other users' processes running: no row ran" not has "$out" '^swapfile'
     # -s below a folder of hers: she could move it and put her own in
     # its place, so root refuses to write there; under sudo the folder is
     # made as the one who ran it, and the kernel refuses it her folder.
@@ -295,5 +287,6 @@ if make_student; then
 else
     fail "-s below a folder another user owns: refused" "cannot make a user: $(cat "$tmp/useradd.err")"
     fail "other users' processes running: not without -y" "cannot make a user: $(cat "$tmp/useradd.err")"
+    fail "other users' processes running: no row ran" "cannot make a user"
 fi
 done_testing

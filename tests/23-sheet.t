@@ -217,9 +217,6 @@ EOF
     ok "the requirements' checks run as a normal user${runner:+ ($student)}, none 'not found'" [ -z "$bad" ]
 fi
 
-# refused_naming TEXT: the last run refused (exit 1), its message naming TEXT.
-# shellcheck disable=SC2317 # called by ok
-refused_naming() { [ "$rc" -eq 1 ] && grep -qF -- "$1" "$err"; }
 # The refusal while other users' processes run: the sheet names the make
 # spelling, and so does the script itself, run for real as root beside a
 # normal user's process.
@@ -236,6 +233,6 @@ else
     as_student sleep 60 2>/dev/null &
     wait_max=50 wait_for pgrep -u "$student" -x sleep >/dev/null
     run sh scripts/backends zswap
-    ok "backends, refusing beside another user's process, names 'make backends YES=1'" refused_naming 'make backends YES=1'
+    ok "backends, refusing beside another user's process, names 'make backends YES=1'" failed_saying 1 'make backends YES=1'
 fi
 done_testing

@@ -248,13 +248,16 @@ ok() {
 }
 # Predicates for ok.  The last run (run) ended with exit status 0 and
 # nothing on stderr (clean), or on either (silent), or was refused
-# (refused_saying, below); line N of FILE ($out)
+# (refused_saying, failed_saying, below); line N of FILE ($out)
 # matches ERE (line_is); FILE holds a line that matches ERE (has); STRING
 # matches a case pattern (matches) or an ERE (like); CMD fails (not).
 clean() { [ "$rc" -eq 0 ] && [ ! -s "$err" ]; }
 # refused_saying STATUS TEXT: the last run ended with STATUS, nothing on
 # stdout, one line on stderr, and that line says TEXT (grep's BRE).
 refused_saying() { [ "$rc" -eq "$1" ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q -- "$2" "$err"; }
+# failed_saying STATUS TEXT: the last run ended with STATUS, and its
+# stderr says TEXT (grep's BRE) somewhere.
+failed_saying() { [ "$rc" -eq "$1" ] && grep -q -- "$2" "$err"; }
 silent() { clean && [ ! -s "$out" ]; }
 line_is() { sed -n "$1p" "${3:-$out}" | grep -qE -- "$2"; }
 has() { grep -qE -- "$2" "$1"; }
