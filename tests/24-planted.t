@@ -14,19 +14,24 @@
 . "$(dirname "$0")/lib.sh"
 begin "$@"
 need_users victim
-plan 12
+plan 15
 
 # refused DESC WHY PROG: root's box run of PROG exits 126 with one line
 # that names PROG and WHY, and PROG (which would write $tmp/ran) never ran.
 refused() {
     rm -f "$tmp/ran"
     run sh "$box" run 16M "$3" "$tmp/ran"
-    if [ "$rc" -eq 126 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q "refusing to run $3 as root: .*$2" "$err" && [ ! -e "$tmp/ran" ]; then
-        pass "$1: refused, never run ($(cat "$err"))"
-    else
-        fail "$1: refused with one line that says '$2', never run" "exit $rc; ran: $([ -e "$tmp/ran" ] && echo yes || echo no)" "$(cat "$out" "$err")"
-    fi
+    ok "$1: refused with one line that says '$2', never run ($(cat "$err"))" refused_unrun "$3" "$2"
 }
+# refused_unrun PROG WHY: the last run refused PROG (exit 126) in one line
+# that says WHY, and PROG never ran.  not_refused: it was not refused.
+# shellcheck disable=SC2317 # called by ok
+refused_unrun() {
+    [ ! -e "$tmp/ran" ] || { echo "$1 ran" >&2; return 1; }
+    [ "$rc" -eq 126 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q "refusing to run $1 as root: .*$2" "$err"
+}
+# shellcheck disable=SC2317 # called by ok
+not_refused() { [ "$rc" -ne 126 ] && ! grep -q refusing "$err"; }
 # shellcheck disable=SC2016 # the planted program's own $1
 prog='#!/bin/sh
 echo ran >"$1"'
@@ -58,11 +63,7 @@ mkdir -m 755 "$tmp/home" && printf '%s\n' "$prog" >"$tmp/home/mine" && chmod 755
 refused "another user's program, with no sudo" "belongs to UID $student_uid" "$tmp/home/mine"
 rm -f "$tmp/ran"
 run env SUDO_UID="$student_uid" sh "$box" run 16M "$tmp/home/mine" "$tmp/ran"
-if [ "$rc" -ne 126 ] && ! grep -q refusing "$err"; then
-    pass "the sudo user's own program, in a folder of hers: not refused (exit $rc$([ -e "$tmp/ran" ] && echo ', it ran'))"
-else
-    fail "the sudo user's own program, in a folder of hers: not refused" "exit $rc" "$(cat "$err")"
-fi
+ok "the sudo user's own program, in a folder of hers: not refused (exit $rc$([ -e "$tmp/ran" ] && echo ', it ran'))" not_refused
 
 # A checkout of hers, run by root (su, no sudo): its own scripts/box is
 # hers, so she could make it run anything as root already; the programs
@@ -72,11 +73,7 @@ mkdir -m 755 "$tmp/co" && cp $box_files "$tmp/co/" && printf '%s\n' "$prog" >"$t
     chmod 755 "$tmp/co/mine" && chown -R "$student:$student" "$tmp/co"
 rm -f "$tmp/ran"
 run sh "$tmp/co/box" run 16M "$tmp/co/mine" "$tmp/ran"
-if [ "$rc" -ne 126 ] && ! grep -q refusing "$err"; then
-    pass "root running her checkout's own scripts/box: her program beside it is not refused (exit $rc)"
-else
-    fail "root running her checkout's own scripts/box: her program beside it is not refused" "exit $rc" "$(cat "$err")"
-fi
+ok "root running her checkout's own scripts/box: her program beside it is not refused (exit $rc)" not_refused
 
 # The victim's own copy of scripts/box, readable by all (the checkout may
 # lie in a folder closed to other users), in a folder of root's that the
@@ -119,11 +116,8 @@ case $got in
 "$fb".??????) mine=$(stat -c '%U %a' "$got") ;;
 *) mine='' ;;
 esac
-if [ "$rc" -eq 0 ] && [ "$mine" = "$victim 700" ]; then
-    pass "squatted between the look and the mkdir: the victim's own folder ($got)"
-else
-    fail "squatted between the look and the mkdir: the victim's own folder" "exit $rc; got '$got' ($mine)" "$(cat "$tmp/race.err")"
-fi
+is "squatted between the look and the mkdir: exit status 0" "$rc" -eq 0
+ok "squatted between the look and the mkdir: the victim's own folder ($got, $mine)" [ "$mine" = "$victim 700" ]
 case $got in "$fb".??????) as_victim rmdir "$got" ;; esac
 as_student rmdir "$fb"
 # A hard link at the name, to a file of the victim's that anyone may
@@ -135,11 +129,7 @@ vf=$(as_victim sh -c 'f=$(mktemp /var/tmp/swap-vf.XXXXXX) && chmod 666 "$f" && e
 if [ -n "$vf" ] && as_student ln "$vf" "$fb" 2>"$tmp/ln.err"; then
     dirs_ms
     case $got in "$fb".??????) mine=$(stat -c '%U %a' "$got") ;; *) mine='' ;; esac
-    if [ "$mine" = "$victim 700" ]; then
-        pass "a hard link at the name, to the victim's file: the victim's own folder ($got)"
-    else
-        fail "a hard link at the name, to the victim's file: the victim's own folder" "got '$got' ($mine)" "$(cat "$tmp/dirs.err")"
-    fi
+    ok "a hard link at the name, to the victim's file: the victim's own folder ($got, $mine)" [ "$mine" = "$victim 700" ]
     case $got in "$fb".??????) as_victim rmdir "$got" ;; esac
 else
     fail "a hard link at the name, to the victim's file" "cannot make it: $(cat "$tmp/ln.err")"
@@ -156,15 +146,9 @@ case $got in
 /tmp/swap-lab-"$victim_uid".??????) mine=$(stat -c '%U %a' "$got") ;;
 *) mine='' ;;
 esac
-if [ "$ms" -lt "$bound" ] && [ "$mine" = "$victim 700" ]; then
-    pass "squatted: the victim's box dirs in $ms ms (unsquatted $base ms), a folder of its own ($got)"
-else
-    fail "squatted: the victim's box dirs under $bound ms (unsquatted $base ms), in a folder of its own" "$ms ms; got '$got' ($mine)" "$(cat "$tmp/dirs.err")"
-fi
+is "squatted: the victim's box dirs in $ms ms, under $bound (unsquatted $base ms)" "$ms" -lt "$bound"
+ok "squatted: a folder of its own ($got, $mine)" [ "$mine" = "$victim 700" ]
 dirs_ms
-if [ "$ms" -lt "$bound" ] && [ -n "$mine" ] && [ "$got" = "$first" ]; then
-    pass "squatted, again: $ms ms, the same folder"
-else
-    fail "squatted, again: under $bound ms, the same folder" "$ms ms; got '$got', first '$first'"
-fi
+is "squatted, again: $ms ms, under $bound" "$ms" -lt "$bound"
+ok "squatted, again: the same folder ($got)" [ "$got" = "$first" ]
 done_testing
