@@ -8,7 +8,7 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 begin "$@"
-plan 18
+plan 19
 # (The OOM kill count and the free swap are the machine's: its turn.)
 swap_lock
 
@@ -61,17 +61,13 @@ fi
 
 for bad in 0 x -1; do
     run sh "$lab" class "$bad" 256M
-    if [ "$rc" -eq 2 ] && [ "$(wc -l <"$err")" -eq 1 ] && [ ! -s "$out" ]; then
-        pass "N=$bad: one line on stderr, exit 2 ($(cat "$err"))"
-    else
-        fail "N=$bad: one line on stderr, exit 2" "exit $rc" "$(cat "$out" "$err")"
-    fi
+    ok "N=$bad: one line on stderr, exit 2 ($(cat "$err"))" refused_saying 2 "not '$bad'"
 done
 
 if ! { how=$(sh "$box" how) && want_swap; }; then
     why=${swap_why:-no way to make a memory box: ${how#none: }}
     for t in "class of 2: exit 0" "class of 2: a line per run" "class of 2: the summary" "class of 2: read faults" \
-        "class of 2: the spread" "class of 2: on a pipe" "class of 2: on a terminal" \
+        "class of 2: the spread" "class of 2: on a pipe" "class of 2: on a pipe, no escape" "class of 2: on a terminal" \
         "interrupted class: exit 143" "interrupted class: nothing left" "interrupted class (TERM): reaped PIDs" \
         "interrupted class (INT): reaped PIDs"; do
         box_skip "$t" "$why"
@@ -139,27 +135,22 @@ run env BOX=16M sh "$lab" class 2 64M
 show_run
 is "a class of 2: exit status 0 (both completed, pages intact)" "$rc" -eq 0
 is "a class of 2: a line per run, the run's last line" "$(grep -c '^run   [12]: after reading it back: ' "$out")" -eq 2
-if tail -n 2 "$out" | head -n 1 | grep -qE '^class: 2 of 2 completed, 0 killed, read step median [0-9]+\.[0-9]{2} s \(max [0-9]+\.[0-9]{2} s\), read faults median [0-9]+$'; then
-    pass "a class of 2: the summary after the runs' lines"
-else
-    fail "a class of 2: the summary after the runs' lines" "$(tail -n 2 "$out")"
-fi
+ok "a class of 2: the summary after the runs' lines" \
+    like "$(tail -n 2 "$out" | head -n 1)" '^class: 2 of 2 completed, 0 killed, read step median [0-9]+\.[0-9]{2} s \(max [0-9]+\.[0-9]{2} s\), read faults median [0-9]+$'
 # The spread, last: fastest <= median <= slowest, of the read steps and of
 # their faults, and the whole class's time no shorter than its slowest.
 spread=$(tail -n 1 "$out")
-if echo "$spread" | awk '/^class: read step fastest [0-9.]+ s, median [0-9.]+ s, slowest [0-9.]+ s; read faults fewest [0-9]+, median [0-9]+, most [0-9]+; the class took [0-9.]+ s$/ {
+# shellcheck disable=SC2317 # called by ok
+in_order() {
+    echo "$spread" | awk '/^class: read step fastest [0-9.]+ s, median [0-9.]+ s, slowest [0-9.]+ s; read faults fewest [0-9]+, median [0-9]+, most [0-9]+; the class took [0-9.]+ s$/ {
         gsub(/[^0-9. ]/, " "); split($0, v, " +")
-        ok = v[1] <= v[2] && v[2] <= v[3] && v[4] <= v[5] && v[5] <= v[6] && v[7] >= v[3] } END { exit !ok }'; then
-    pass "a class of 2: the spread last ($spread)"
-else
-    fail "a class of 2: the spread last, in order" "$spread"
-fi
+        ok = v[1] <= v[2] && v[2] <= v[3] && v[4] <= v[5] && v[5] <= v[6] && v[7] >= v[3] } END { exit !ok }'
+}
+ok "a class of 2: the spread last, in order ($spread)" in_order
 # On a pipe (here a file), how many runs are where, every few seconds.
-if grep -qE '^class: after [0-9.]+ s: [0-9]+ starting, [0-9]+ writing, [0-9]+ reading, [0-9]+ done, of 2$' "$out" && ! grep -q "$(printf '\033')" "$out"; then
-    pass "a class of 2, not on a terminal: progress lines as it runs ($(grep -c '^class: after ' "$out")), no escape"
-else
-    fail "a class of 2, not on a terminal: progress lines as it runs, no escape" "$(cat "$out")"
-fi
+ok "a class of 2, not on a terminal: progress lines as it runs ($(grep -c '^class: after ' "$out"))" \
+    has "$out" '^class: after [0-9.]+ s: [0-9]+ starting, [0-9]+ writing, [0-9]+ reading, [0-9]+ done, of 2$'
+ok "a class of 2, not on a terminal: no escape" not has "$out" "$(printf '\033')"
 # Each run's line counts what the summary counts: the read step's faults,
 # its total less the write step's (taken from that run's own output), and
 # the summary's median lies among them.
@@ -167,12 +158,12 @@ reads=$(awk '/^run +[0-9]+: after reading it back: / { t = $0; sub(/.*major faul
         n = $NF; if ($(NF - 2) " " $(NF - 1) != "read faults" || n + 0 <= 0 || n + 0 > a[1] + 0) bad = bad " " $2; print n }
         END { if (bad != "") print "bad" bad }' "$out" | tr '\n' ' ')
 med=$(tail -n 2 "$out" | head -n 1 | sed -n 's/.*read faults median \([0-9]*\)$/\1/p')
-if echo "$reads" | awk -v m="$med" '{ if (NF != 2 || $0 ~ /bad/ || m == "") exit 1
-        lo = ($1 < $2 ? $1 : $2); hi = ($1 < $2 ? $2 : $1); exit !(m >= lo && m <= hi) }'; then
-    pass "a class of 2: each run's line ends with its read faults ($reads), the summary's median ($med) among them"
-else
-    fail "a class of 2: each run's line ends with its read faults, the summary's median among them" "read faults: $reads" "median: $med"
-fi
+# shellcheck disable=SC2317 # called by ok
+median_among() {
+    echo "$reads" | awk -v m="$med" '{ if (NF != 2 || $0 ~ /bad/ || m == "") exit 1
+        lo = ($1 < $2 ? $1 : $2); hi = ($1 < $2 ? $2 : $1); exit !(m >= lo && m <= hi) }'
+}
+ok "a class of 2: each run's line ends with its read faults ($reads), the summary's median ($med) among them" median_among
 
 # On the terminal: a line per run, redrawn in place while they went, then
 # rubbed out: what stays is the runs' last lines and the summary.
@@ -259,11 +250,7 @@ reaped_test() {
     own_kill "-$1" "$bg"
     wait "$bg"
     st=$?
-    if running_child "$sentinel"; then
-        pass "$desc (exit $st; run 2's PID $second, now $student's sleep, lives on)"
-    else
-        fail "$desc" "PID $second, run 2's box helper's once and then $student's sleep, was signalled" "$(cat "$out" "$err")"
-    fi
+    ok "$desc (exit $st; run 2's PID $second, now $student's sleep, lives on)" running_child "$sentinel"
     own_kill -KILL "$sentinel"
     wait "$sentinel" 2>/dev/null
     wait_for test -z "$(leftover)"
