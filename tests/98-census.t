@@ -33,11 +33,9 @@ if command -v valgrind >/dev/null 2>&1; then
     mkdir -m 700 "$tmp/k"
     TMPDIR=$tmp/k census_trace "$tmp/known.trace" valgrind -q --vgdb=yes true >/dev/null 2>&1
     sed -i "s|\"$tmp/k/|\"/tmp/|g" "$tmp/known.trace"
-    if census "$tmp/known.trace" | grep -q '^BAD [^ ]* [0-9]* open[a-z0-9]* /tmp/vgdb-pipe-shared-mem-vgdb-'; then
-        pass "the census catches valgrind's debugger file: $(census "$tmp/known.trace" | grep '^BAD' | head -n 1)"
-    else
-        fail "the census catches valgrind's debugger file" "$(census "$tmp/known.trace")" "$(grep -c . "$tmp/known.trace") trace lines"
-    fi
+    census "$tmp/known.trace" >"$tmp/known.census"
+    ok "the census catches valgrind's debugger file: $(grep '^BAD' "$tmp/known.census" | head -n 1)" \
+        has "$tmp/known.census" '^BAD [^ ]* [0-9]* open[a-z0-9]* /tmp/vgdb-pipe-shared-mem-vgdb-'
 else
     skip "the census catches valgrind's debugger file" "valgrind is not installed"
 fi
@@ -52,11 +50,15 @@ known() {
     census_trace "$tmp/t.trace" "$@" >/dev/null 2>&1
     sed -i "s|\"$tmp/s/|\"/tmp/|g" "$tmp/t.trace"
     census "$tmp/t.trace" >"$tmp/t.census"
-    if grep -Eq "$want" "$tmp/t.census" && { [ "$want" != "^ok" ] || ! grep -q '^BAD' "$tmp/t.census"; }; then
-        pass "$desc: $(grep -E "$want" "$tmp/t.census" | head -n 1)"
-    else
-        fail "$desc" "want a line that matches '$want'" "$(cat "$tmp/t.census")"
-    fi
+    ok "$desc: $(grep -E "$want" "$tmp/t.census" | head -n 1)" census_says "$want"
+}
+# census_says WANT: a line of $tmp/t.census matches WANT, and with WANT
+# "^ok" no line is BAD; what the census said on stderr if not.
+# shellcheck disable=SC2317 # called by ok
+census_says() {
+    grep -Eq "$1" "$tmp/t.census" && { [ "$1" != "^ok" ] || ! grep -q '^BAD' "$tmp/t.census"; } && return 0
+    cat "$tmp/t.census" >&2
+    return 1
 }
 # A background job that ended, reaped by the shell while it slept, then
 # signalled by its old PID.  The PID cannot be anyone's by then: the job
@@ -100,15 +102,9 @@ mkdir -m 700 "$tmp/fake" &&
     printf '#!/bin/sh\necho "strace: attach: ptrace(PTRACE_SEIZE, 1): Operation not permitted" >&2\nexit 1\n' >"$tmp/fake/strace" &&
     chmod 755 "$tmp/fake/strace"
 got=$(PATH=$tmp/fake:$PATH TEST_CENSUS=1 sh "$0" 2>&1 | head -n 1)
-case $got in
-"1..0 # SKIP strace cannot trace here (strace: attach"*) pass "a strace that cannot attach: a SKIP that says why ($got)" ;;
-*) fail "a strace that cannot attach: a SKIP that says why" "got: $got" ;;
-esac
+ok "a strace that cannot attach: a SKIP that says why ($got)" matches "$got" '1..0 # SKIP strace cannot trace here (strace: attach*'
 got=$(TEST_CENSUS=1 strace -f -o /dev/null sh "$0" 2>&1 | head -n 1)
-case $got in
-"1..0 # SKIP strace cannot trace here"*) pass "under a tracer already: a SKIP that says why ($got)" ;;
-*) fail "under a tracer already: a SKIP that says why" "got: $got" ;;
-esac
+ok "under a tracer already: a SKIP that says why ($got)" matches "$got" '1..0 # SKIP strace cannot trace here*'
 
 # The suite's own census: where make check traced the tests.
 c=$(census_dir) || c=''
@@ -137,7 +133,6 @@ bad=$(grep '^BAD' "$tmp/census" | head -n 20)
 # (On stderr too: prove shows it without -v, and so does CI's log.)
 [ -z "$bad" ] || printf 'census: %s\n' "$bad" >&2
 ok "root created nothing in a shared folder but exclusively, changed nothing there it did not make, and signalled only live processes of its own" [ -z "$bad" ]
-if grep -q 'protected_' "$tmp/census"; then fail "no test opened fs.protected_* for writing" "$(grep protected_ "$tmp/census")"
-else pass "no test opened fs.protected_* for writing"; fi
+ok "no test opened fs.protected_* for writing" not has "$tmp/census" 'protected_'
 rm -rf "$c"
 done_testing
