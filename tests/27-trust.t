@@ -34,7 +34,42 @@ as_student mkdir "$hd/hers"
 as_student cp "$hd/canary" "$hd/hers/prog"
 mkdir -m 755 "$tmp/root" && printf '#!/bin/sh\nexit 0\n' >"$tmp/root/prog" && chmod 755 "$tmp/root/prog"
 chmod 755 "$tmp"
+# shellcheck disable=SC2317 # called by the predicates below
 ran_as_root() { grep -qx 0 "$hd/ran-as" 2>/dev/null; }
+# Predicates for ok.  refused_unrun: the last run refused her canary
+# (126), saying whose it is, and nothing ran.  link_replaced_by UID: lab
+# plot wrote its figure as UID's own file where her link was, and nothing
+# in root's folder.  refused_before_run: lab plot refused an OUT it may
+# not write before any run.  undone_within S: the guard put the machine
+# back within S seconds ($t).  What they found, on stderr.
+# shellcheck disable=SC2317 # called by ok
+refused_unrun() {
+    [ "$rc" -eq 126 ] && ! ran_as_root && [ ! -e "$hd/ran-as" ] && [ ! -s "$out" ] &&
+        grep -q "refusing to run $hd/canary as root: .*belongs to UID $student_uid" "$err" && return 0
+    echo "ran as: $(cat "$hd/ran-as" 2>/dev/null)" >&2
+    return 1
+}
+# shellcheck disable=SC2317 # called by ok
+link_replaced_by() {
+    [ "$rc" -eq 0 ] && [ -z "$(ls -A "$tmp/rootonly")" ] && [ -f "$sd/fig.svg" ] && [ ! -L "$sd/fig.svg" ] &&
+        [ "$(stat -c %u "$sd/fig.svg")" = "$1" ] && grep -q '<svg' "$sd/fig.svg" && return 0
+    echo "root's folder: $(ls -A "$tmp/rootonly"); OUT: $(ls -l "$sd/fig.svg")" >&2
+    return 1
+}
+# shellcheck disable=SC2317 # called by ok
+refused_before_run() {
+    [ "$rc" -ne 0 ] && [ -z "$(ls -A "$tmp/rootonly")" ] && grep -q "cannot write $tmp/rootonly/fig.svg" "$err" &&
+        ! grep -q running "$err"
+}
+# dead PID: gone, or a zombie.
+# shellcheck disable=SC2317 # called by ok
+dead() { case $(state_of "$1") in ''|Z) return 0 ;; esac; return 1; }
+# shellcheck disable=SC2317 # called by ok
+undone_within() {
+    undone && [ "$t" -le "$1" ] && return 0
+    echo "after $t s: box $(ls -d "$mem/swap-box.$otag" 2>&1); vm.swappiness $(cat /proc/sys/vm/swappiness), was $was" >&2
+    return 1
+}
 
 # 1-2. The flip race: her links (the program itself, and a folder in the
 # middle of its path) flip between hers and root's as fast as she can,
@@ -68,21 +103,19 @@ while [ $i -lt 10 ]; do
 done
 as_student touch "$hd/stop"
 wait "$flipper"
-if ! ran_as_root && [ "$refused" -eq 200 ]; then
-    pass "200 root runs through her flipping links: all refused ($(head -n 1 "$err")), her canary never ran as root"
-else
-    fail "200 root runs through her flipping links: her canary never runs as root" "refused $refused; ran as: $(tr '\n' ' ' <"$hd/ran-as" 2>/dev/null)"
-fi
+# shellcheck disable=SC2317 # called by ok
+all_refused() {
+    ! ran_as_root && [ "$refused" -eq 200 ] && return 0
+    echo "refused $refused; ran as: $(tr '\n' ' ' <"$hd/ran-as" 2>/dev/null)" >&2
+    return 1
+}
+ok "200 root runs through her flipping links: all refused ($(head -n 1 "$err")), her canary never ran as root" all_refused
 # Under sudo, her links are the asker's own: what runs, runs as her.
 as_student rm -f "$hd/ran-as" "$hd/stop"
 as_student ln -sfn canary "$hd/prog"
 SUDO_UID=$student_uid SUDO_GID=$(id -g "$student") BOX_GUARD=0 sh "$box" run 16M "$hd/prog" >"$out" 2>"$err"
-rc=$?
-if [ "$rc" -eq 0 ] && [ "$(cat "$hd/ran-as" 2>/dev/null)" = "$student_uid" ]; then
-    pass "under her sudo, her linked program runs, as her (UID $student_uid)"
-else
-    fail "under her sudo, her linked program runs, as her" "exit $rc; ran as: $(cat "$hd/ran-as" 2>/dev/null)" "$(cat "$err")"
-fi
+rc=$? ran=1
+ok "under her sudo, her linked program runs, as her (UID $student_uid)" [ "$rc:$(cat "$hd/ran-as" 2>/dev/null)" = "0:$student_uid" ]
 as_student rm -f "$hd/ran-as"
 # Her folder in /tmp, for what follows: the sticky /tmp on its way.
 sd=$(as_student mktemp -d /tmp/swap-flip.XXXXXX) && as_student chmod 755 "$sd" && as_student cp "$hd/canary" "$sd/canary"
@@ -99,12 +132,7 @@ is "box run as root alone: id -u inside prints 0" "$(cat "$out")" -eq 0
 for flow in "demo" "plot $tmp/fig.svg"; do
     # shellcheck disable=SC2086 # the flow and its OUT, a word each
     run sh "$lab" $flow "$hd/canary"
-    if [ "$rc" -eq 126 ] && ! ran_as_root && [ ! -e "$hd/ran-as" ] && grep -q "refusing to run $hd/canary as root: .*belongs to UID $student_uid" "$err" &&
-        [ ! -s "$out" ]; then
-        pass "lab ${flow%% *} with her program: refused (126), nothing run ($(head -n 1 "$err" | cut -c1-100))"
-    else
-        fail "lab ${flow%% *} with her program: refused, nothing run" "exit $rc; ran as: $(cat "$hd/ran-as" 2>/dev/null)" "$(cat "$out" "$err")"
-    fi
+    ok "lab ${flow%% *} with her program: refused (126), nothing run ($(head -n 1 "$err" | cut -c1-100))" refused_unrun
 done
 SUDO_UID=$student_uid SUDO_GID=$(id -g "$student") run sh "$lab" demo id -u
 is "lab demo under sudo: the plain run is the user's (id -u prints $student_uid)" "$(sed -n 2p "$out")" -eq "$student_uid"
@@ -115,30 +143,18 @@ mkdir -m 700 "$tmp/rootonly"
 as_student ln -s "$tmp/rootonly" "$sd/fig.svg"
 if want_swap; then
     SUDO_UID=$student_uid SUDO_GID=$(id -g "$student") BOX=16M run sh "$lab" plot "$sd/fig.svg" "$swap" 8M
-    if [ "$rc" -eq 0 ] && [ -z "$(ls -A "$tmp/rootonly")" ] && [ -f "$sd/fig.svg" ] && [ ! -L "$sd/fig.svg" ] &&
-        [ "$(stat -c %u "$sd/fig.svg")" = "$student_uid" ] && grep -q '<svg' "$sd/fig.svg"; then
-        pass "lab plot under her sudo, OUT her link to root's folder: her own file in its place, nothing in root's folder"
-    else
-        fail "lab plot under her sudo, OUT her link to root's folder: nothing in root's folder" "exit $rc; root's folder: $(ls -A "$tmp/rootonly"); OUT: $(ls -l "$sd/fig.svg")" "$(cat "$err")"
-    fi
+    ok "lab plot under her sudo, OUT her link to root's folder: her own file in its place, nothing in root's folder" \
+        link_replaced_by "$student_uid"
     as_student rm -f "$sd/fig.svg" && as_student ln -s "$tmp/rootonly" "$sd/fig.svg"
     BOX=16M run env -u SUDO_UID -u SUDO_GID sh "$lab" plot "$sd/fig.svg" "$swap" 8M
-    if [ "$rc" -eq 0 ] && [ -z "$(ls -A "$tmp/rootonly")" ] && [ -f "$sd/fig.svg" ] && [ ! -L "$sd/fig.svg" ]; then
-        pass "lab plot as root alone, OUT her link to root's folder: the link replaced, nothing in root's folder"
-    else
-        fail "lab plot as root alone, OUT her link to root's folder: nothing in root's folder" "exit $rc; root's folder: $(ls -A "$tmp/rootonly"); OUT: $(ls -l "$sd/fig.svg")" "$(cat "$err")"
-    fi
+    ok "lab plot as root alone, OUT her link to root's folder: the link replaced, nothing in root's folder" \
+        link_replaced_by 0
 else
     box_skip "lab plot under her sudo, OUT her link to root's folder" "$swap_why"
     box_skip "lab plot as root alone, OUT her link to root's folder" "$swap_why"
 fi
 SUDO_UID=$student_uid SUDO_GID=$(id -g "$student") run sh "$lab" plot "$tmp/rootonly/fig.svg" "$swap" 8M
-if [ "$rc" -ne 0 ] && [ -z "$(ls -A "$tmp/rootonly")" ] && grep -q "cannot write $tmp/rootonly/fig.svg" "$err" &&
-    ! grep -q running "$err"; then
-    pass "lab plot under her sudo, OUT in root's folder: refused before any run ($(head -n 1 "$err"))"
-else
-    fail "lab plot under her sudo, OUT in root's folder: refused before any run" "exit $rc" "$(cat "$err")"
-fi
+ok "lab plot under her sudo, OUT in root's folder: refused before any run ($(head -n 1 "$err"))" refused_before_run
 
 # 11-14. The guard with its forks denied.  An owner (a sleep of ours) with a
 # box (a process in it) and a changed vm.swappiness, each with its record;
@@ -185,27 +201,22 @@ guard_test() {
     # guard lives on.
     # shellcheck disable=SC2317 # called through wait_for
     denied() { [ "$(awk '$1 == "max" { print $2 }' "$pc/pids.events" 2>/dev/null)" -ge 3 ] 2>/dev/null; }
-    if wait_for denied && [ -d "$mem/swap-box.$otag" ] && [ "$(cat /proc/sys/vm/swappiness)" -eq "$new" ]; then
-        pass "$desc: its owner killed, it cannot fork ($(awk '$1 == "max" { print $2 }' "$pc/pids.events") forks denied), nothing undone yet"
-    else
-        fail "$desc: its owner killed, its forks denied" "denied: $(cat "$pc/pids.events" 2>/dev/null); box: $(ls -d "$mem/swap-box.$otag" 2>&1)"
-    fi
+    # shellcheck disable=SC2317 # called by ok
+    denied_held() {
+        wait_for denied && [ -d "$mem/swap-box.$otag" ] && [ "$(cat /proc/sys/vm/swappiness)" -eq "$new" ] && return 0
+        echo "denied: $(cat "$pc/pids.events" 2>/dev/null); box: $(ls -d "$mem/swap-box.$otag" 2>&1)" >&2
+        return 1
+    }
+    ok "$desc: its owner killed, it cannot fork, nothing undone yet" denied_held
     # (Any state but gone or a zombie: under a tracer it may be t.)
-    case $(state_of "$g") in
-    ''|Z) fail "$desc: the guard is still there (PID $g)" "state: '$(state_of "$g")'" ;;
-    *) pass "$desc: the guard is still there (PID $g, state $(state_of "$g"))" ;;
-    esac
+    ok "$desc: the guard is still there (PID $g, state $(state_of "$g"))" not dead "$g"
     echo max >"$pc/pids.max"
     t0=$(date +%s)
     # shellcheck disable=SC2317 # called through wait_for
     undone() { [ ! -d "$mem/swap-box.$otag" ] && [ "$(cat /proc/sys/vm/swappiness)" -eq "$was" ] && [ ! -e "$state_dir/swap-test.$otag.swappiness" ]; }
     wait_max=300 wait_for undone
     t=$(($(date +%s) - t0))
-    if undone && [ "$t" -le 30 ]; then
-        pass "$desc: the PIDs back, the machine as found in $t s (box ended, vm.swappiness $was again)"
-    else
-        fail "$desc: the PIDs back, the machine as found within 30 s" "after $t s: box $(ls -d "$mem/swap-box.$otag" 2>&1); vm.swappiness $(cat /proc/sys/vm/swappiness), was $was"
-    fi
+    ok "$desc: the PIDs back, the machine as found in $t s of 30 (box ended, vm.swappiness $was again)" undone_within 30
     wait "$boxed" 2>/dev/null
     # Its log line is written after what it undid: looked for once the
     # guard is gone.
@@ -213,10 +224,9 @@ guard_test() {
     wait_for sh -c '! pgrep -f "box guard-watch $1\$" >/dev/null' sh "$otag"
     if [ -S /dev/log ]; then
         skip "$desc: its log" "/dev/log is here: the guard logs to the system log"
-    elif grep -q "swap-box.$otag" "$state_dir/guard.log" 2>/dev/null; then
-        pass "$desc: no /dev/log, its log in root's state folder ($(grep "swap-box.$otag" "$state_dir/guard.log" | tail -n 1 | cut -c1-120))"
     else
-        fail "$desc: no /dev/log, its log in root's state folder" "$state_dir/guard.log: $(tail -n 3 "$state_dir/guard.log" 2>&1)"
+        ok "$desc: no /dev/log, its log in root's state folder ($(grep "swap-box.$otag" "$state_dir/guard.log" 2>/dev/null | tail -n 1 | cut -c1-120))" \
+            grep -q "swap-box.$otag" "$state_dir/guard.log"
     fi
     pids_gone
 }
@@ -244,9 +254,5 @@ ok "box run -p 7 with its caller gone at once, three times: after a sweep, no bo
 # shellcheck disable=SC2317 # called through wait_for
 helpers_gone() { while read -r h; do [ ! -e "/proc/$h" ] || return 1; done <"$tmp/helpers"; }
 wait_for helpers_gone
-if helpers_gone; then
-    pass "and no helper left running ($(tr '\n' ' ' <"$tmp/sweep.err" | cut -c1-160))"
-else
-    fail "and no helper left running" "$(xargs ps -o pid=,args= -p <"$tmp/helpers")"
-fi
+ok "and no helper left running ($(tr '\n' ' ' <"$tmp/sweep.err" | cut -c1-160))" helpers_gone
 done_testing
