@@ -116,13 +116,13 @@ is "plain -l: every store of the write step a minor fault, a new page each ($(n_
 is "plain -l: no major fault in the read step" "$(n_of "$out" read major)" -eq 0
 is "plain -l: the read step's loads found their pages in RAM (no fault: $(n_of "$out" read no))" "$(n_of "$out" read no)" -ge $((n64 * 99 / 100))
 # (Columns: µ is two bytes, one column.)
-if [ "$(grep -c '^  \(no\|minor\|major\) fault ' "$out")" -ge 2 ] &&
-    [ "$(grep '^  [a-z]* fault ' "$out" | sed 's/µ/u/g' | awk '{ print length }' | sort -n | tail -n 1)" -le 80 ] &&
-    ! grep '^  [a-z]* fault ' "$out" | sed 's/µs/us/g' | grep -qv '^  [a-z ]\{11\} *[0-9]\{1,8\}  median  *[0-9.]* [num]\{0,1\}s  99th  *[0-9.]* [num]\{0,1\}s  max  *[0-9.]* [num]\{0,1\}s  sum  *[0-9.]* [num]\{0,1\}s  *[0-9]*%$'; then
-    pass "plain -l: one line per kind after each step, within 80 columns"
-else
-    fail "plain -l: one line per kind after each step, within 80 columns" "$(cat "$out")"
-fi
+# shellcheck disable=SC2317 # called by ok
+kind_lines_fit() {
+    [ "$(grep -c '^  \(no\|minor\|major\) fault ' "$out")" -ge 2 ] &&
+        [ "$(grep '^  [a-z]* fault ' "$out" | sed 's/µ/u/g' | awk '{ print length }' | sort -n | tail -n 1)" -le 80 ] &&
+        ! grep '^  [a-z]* fault ' "$out" | sed 's/µs/us/g' | grep -qv '^  [a-z ]\{11\} *[0-9]\{1,8\}  median  *[0-9.]* [num]\{0,1\}s  99th  *[0-9.]* [num]\{0,1\}s  max  *[0-9.]* [num]\{0,1\}s  sum  *[0-9.]* [num]\{0,1\}s  *[0-9]*%$'
+}
+ok "plain -l: one line per kind after each step, within 80 columns" kind_lines_fit
 # Without -l, the three lines as they were; and no timing call per page
 # (getrusage is a system call: strace counts it; the clock is in the vDSO).
 run "$swap" 64M
@@ -134,11 +134,9 @@ if [ -z "${SWAP_TEST_TRACED-}" ] && why=$(census_can); then
     strace -f -qq -c -o "$tmp/calls" -e trace=getrusage "$swap" -l 16M >/dev/null 2>&1
     with=$(awk '$NF == "getrusage" { print $4 }' "$tmp/calls")
     n16=$(pages_in 16777216)
-    if [ "${without:-0}" -le 3 ] && [ "${with:-0}" -ge $((4 * n16)) ]; then
-        pass "getrusage calls for 16M: $without without -l (one a report), $with with it (four an access)"
-    else
-        fail "getrusage calls: a few without -l, four an access with it" "without: $without, with: $with" "$(cat "$tmp/calls")"
-    fi
+    # shellcheck disable=SC2317 # called by ok
+    few_then_four() { [ "${without:-0}" -le 3 ] && [ "${with:-0}" -ge $((4 * n16)) ]; }
+    ok "getrusage calls for 16M: $without without -l (one a report), $with with it (four an access)" few_then_four
 else
     skip "getrusage calls without and with -l" "${SWAP_TEST_TRACED:+this test is traced already (the census)}${why-}"
 fi
@@ -174,21 +172,15 @@ start_rss() {
 # even at a byte a page (4 KiB pages).
 page_kb=$(($(getconf PAGESIZE) / 1024))
 near=$((8 * page_kb))
+# shellcheck disable=SC2317 # called by ok
+near_kb() { [ -n "$1" ] && [ -n "$2" ] && [ $(($2 - $1)) -le "$near" ] && [ $(($1 - $2)) -le "$near" ]; }
 # (At the start nothing is written yet: a 1G run needs no room for 1 GB.)
 for size in 16M 1G; do
     a=$(start_rss "$size") b=$(start_rss -l "$size")
-    if [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -le $near ] && [ $((a - b)) -le $near ]; then
-        pass "RssAnon at the start of $size: $a kB without -l, $b kB with it (within eight pages)"
-    else
-        fail "RssAnon at the start of $size: within eight pages with -l and without" "without: $a kB, with: $b kB"
-    fi
+    ok "RssAnon at the start of $size: $a kB without -l, $b kB with it (within eight pages)" near_kb "$a" "$b"
 done
 a=$(start_rss -l 16M) b=$(start_rss -l 1G)
-if [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -le $near ]; then
-    pass "with -l, RssAnon at the start of 16M and of 1G: $a and $b kB (within eight pages)"
-else
-    fail "with -l, RssAnon at the start of 16M and of 1G: within eight pages" "$a and $b kB"
-fi
+ok "with -l, RssAnon at the start of 16M and of 1G: $a and $b kB (within eight pages)" near_kb "$a" "$b"
 
 # ------------------------------------------------ in a box
 if ! { how=$(sh "$box" how) && want_swap; }; then
