@@ -23,7 +23,7 @@ begin "$@"
 is_root || skip_all "not root: the runs that leave boxes, swapfiles and settings behind need root"
 need_box
 swap_lock
-plan 24
+plan 26
 # What is tested here is the sweep itself: the guards that root's flows
 # start (scripts/box guard) would undo what a kill -9 left before the
 # sweep could see it.  tests/22 tests a guard.
@@ -113,20 +113,40 @@ end_held() {
 at_exit=end_held
 # stopped: every ./swap of ours is held (state T; t under strace, as in
 # the census), none ended.
+# shellcheck disable=SC2317 # called by the predicates below
 stopped() {
     [ -n "$(procs)" ] || return 1
     for p in $(procs); do case $(state_of "$p") in T|t) ;; *) return 1 ;; esac; done
 }
 # shellcheck disable=SC2317 # called through wait_for
 lru_switched() { [ "$(cat "$lg")" != "$lru" ]; }
-# said DESC: the one line on stderr ($err) says it cleaned up, naming $1.
-said() {
-    if [ "$(grep -c 'cleaned up after runs that were killed' "$err")" -eq 1 ] && grep -q "$2" "$err"; then
-        pass "$1: $(grep 'cleaned up' "$err" | cut -c1-200)"
-    else
-        fail "$1" "stderr: $(cat "$err")"
-    fi
+# said DESC WHAT: the one line on stderr ($err) says it cleaned up, naming WHAT.
+said() { ok "$1: $(grep 'cleaned up' "$err" | cut -c1-200)" cleaned_naming "$2"; }
+# shellcheck disable=SC2317 # called by ok
+cleaned_naming() { [ "$(grep -c 'cleaned up after runs that were killed' "$err")" -eq 1 ] && grep -q "$1" "$err"; }
+# Predicates for ok; what they found, on stderr.  left_by_demo: the
+# killed demo's run is held, its swapfile on, its box there.  lists_demo:
+# sweep -n named the demo's swapfile and PID.  swapfile_kept: the run
+# held, the demo's swapfile still on.  swapfile_gone SF: the next test's
+# setup turned SF off and deleted it.  held_run: the run is still held.
+# shellcheck disable=SC2317 # called by ok
+left_by_demo() {
+    stopped && grep -q "^$left_swapfile " /proc/swaps && [ -n "$(boxes)" ] && return 0
+    echo "procs: $(procs)" "$(cat /proc/swaps)" >&2
+    return 1
 }
+# shellcheck disable=SC2317 # called by ok
+lists_demo() { [ "$rc" -eq 0 ] && grep -q "swapfile $left_swapfile" "$out" && grep -q "PID $demo," "$out"; }
+# shellcheck disable=SC2317 # called by ok
+swapfile_kept() {
+    stopped && grep -q "^$left_swapfile " /proc/swaps && return 0
+    echo "procs: $(procs)" "$(cat /proc/swaps)" >&2
+    return 1
+}
+# shellcheck disable=SC2317 # called by ok
+swapfile_gone() { grep -q "swapfile $1 turned off and deleted" "$err" && ! grep -q "^$1 " /proc/swaps && [ ! -e "$1" ]; }
+# shellcheck disable=SC2317 # called by ok
+held_run() { stopped || { echo "procs: $(procs)" >&2; return 1; }; }
 
 # 1. make demo, killed while its boxed run is in swap (held there), with
 # its own temporary swapfile on.  Needs no swap on before, so that it makes
@@ -144,19 +164,10 @@ else
     own_kill -KILL "$demo"
     wait "$demo" 2>/dev/null
     left_swapfile=$work_dir/swap-demo.$demo_tag.swapfile
-    if stopped && grep -q "^$left_swapfile " /proc/swaps && [ -n "$(boxes)" ]; then
-        pass "demo killed (SIGKILL) while its run is in swap: its run lives on, its box and swapfile are left"
-    else
-        fail "demo killed while its run is in swap: its run lives on, its box and swapfile are left" "$(cat "$tmp/demo.out")" "procs: $(procs)" "$(cat /proc/swaps)"
-    fi
+    ok "demo killed (SIGKILL) while its run is in swap: its run lives on, its box and swapfile are left" left_by_demo
     run sh "$box" sweep -n
-    if [ "$rc" -eq 0 ] && grep -q "swapfile $left_swapfile" "$out" && grep -q "PID $demo," "$out"; then
-        pass "sweep -n lists what the demo left, and whose: $(tr '\n' '|' <"$out" | cut -c1-200)"
-    else
-        fail "sweep -n lists what the demo left" "exit $rc" "$(cat "$out" "$err")"
-    fi
-    if stopped && grep -q "^$left_swapfile " /proc/swaps; then pass "sweep -n changes nothing"
-    else fail "sweep -n changes nothing" "procs: $(procs)" "$(cat /proc/swaps)"; fi
+    ok "sweep -n lists what the demo left, and whose: $(tr '\n' '|' <"$out" | cut -c1-200)" lists_demo
+    ok "sweep -n changes nothing" swapfile_kept
 
     # The next demo: it sweeps first, then makes its own temporary swapfile.
     (cd "$top" && env TEMP_SWAP=1 BOX=64M sh scripts/lab demo ./swap 16M) >"$out" 2>"$err"
@@ -181,11 +192,7 @@ else
     own_kill -KILL "$leaver"
     sf=$(cat "$tmp/leaver.out")
     run sh "$top/tests/01-layout.t"
-    if grep -q "swapfile $sf turned off and deleted" "$err" && ! grep -q "^$sf " /proc/swaps && [ ! -e "$sf" ]; then
-        pass "a test killed with its swapfile on: the next test's setup turns it off and deletes it"
-    else
-        fail "a test killed with its swapfile on: the next test's setup turns it off and deletes it" "$sf" "$(cat "$err")"
-    fi
+    ok "a test killed with its swapfile on ($sf): the next test's setup turns it off and deletes it" swapfile_gone "$sf"
 fi
 # 3. A boxed run, its box helper killed: scripts/box sweep ends the run and
 # removes the box (or stops the systemd scope).
@@ -197,8 +204,7 @@ else
     runner_tag=$(sh "$box" tag "$runner")
     own_kill -KILL "$runner"
     wait "$runner" 2>/dev/null
-    if stopped; then pass "box run killed (SIGKILL): ./swap lives on in its box"
-    else fail "box run killed (SIGKILL): ./swap lives on in its box" "no process"; fi
+    ok "box run killed (SIGKILL): ./swap lives on in its box" held_run
     run sh "$box" sweep
     said "scripts/box sweep says what it cleaned" "PID $runner is gone"
     sleep 0.2
@@ -232,12 +238,10 @@ else
     wait "$c" 2>/dev/null
     wait_for no_boxed_run
     left=$(ls -d "$work_dir"/swap-cva."$c_tag".* "$state_dir"/swap-cva."$c_tag".* 2>/dev/null)
-    if [ -n "$left" ]; then pass "cache-vs-anon killed (SIGKILL) mid-row: its file and folder are left"
-    else fail "cache-vs-anon killed mid-row: its file and folder are left" "nothing found"; fi
+    ok "cache-vs-anon killed (SIGKILL) mid-row: its file and folder are left" [ -n "$left" ]
     run sh "$cva" -c 0
     said "the next cache-vs-anon says what it cleaned" "swap-cva.$c_tag"
-    if [ "$rc" -eq 0 ]; then pass "the next cache-vs-anon works (exit 0)"
-    else fail "the next cache-vs-anon works (exit 0)" "exit $rc" "$(cat "$out" "$err")"; fi
+    is "the next cache-vs-anon works (exit 0)" "$rc" -eq 0
     left=$({ ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; boxes; } | keep_gone)
     ok "nothing of the killed cache-vs-anon is left" [ -z "$left" ]
     if [ "$changed" = "$swappiness" ]; then
@@ -265,12 +269,12 @@ else
         # A row's own scripts/box run, started just before the kill, may
         # live on and sweep first; its lines go where the script's went.
         run sh "$box" sweep
-        if [ "$switched" != "$lru" ] && [ "$(cat "$lg")" = "$lru" ] &&
-            cat "$err" "$tmp/cva.out" | grep -q "lru_gen/enabled put back to $lru"; then
-            pass "lru_gen/enabled the killed run switched ($switched) is put back to $lru"
-        else
-            fail "lru_gen/enabled the killed run switched is put back to $lru" "seen $switched, now $(cat "$lg")" "$(cat "$err" "$tmp/cva.out")"
-        fi
+        # shellcheck disable=SC2317 # called by ok
+        lru_back() {
+            [ "$switched" != "$lru" ] && [ "$(cat "$lg")" = "$lru" ] &&
+                cat "$err" "$tmp/cva.out" | grep -q "lru_gen/enabled put back to $lru"
+        }
+        ok "lru_gen/enabled the killed run switched ($switched) is put back to $lru" lru_back
     fi
 fi
 
@@ -281,10 +285,8 @@ else
     boxed_held "$tmp/live.out" 64M && hold_in_swap
     live=$!
     run sh "$box" sweep
-    if grep -q 'nothing left behind' "$err" && [ "$rc" -eq 0 ]; then pass "a sweep during a live run: nothing to clean ($(cat "$err"))"
-    else fail "a sweep during a live run: nothing to clean" "$(cat "$out" "$err")"; fi
-    if stopped; then pass "the live run still there after the sweep, as it was"
-    else fail "the live run still there after the sweep, as it was" "procs: $(procs)"; fi
+    ok "a sweep during a live run: nothing to clean ($(cat "$err"))" failed_saying 0 'nothing left behind'
+    ok "the live run still there after the sweep, as it was" held_run
     unhold
     wait "$live"
     is "the live run finishes intact (exit 0, every page read back)" "$?" -eq 0
@@ -294,11 +296,8 @@ fi
 # name with no owner tag.
 touch "$work_dir/swap-notours.$$" "$work_dir/swap-demo.$$.swapfile"
 run sh "$box" sweep
-if [ -e "$work_dir/swap-notours.$$" ] && [ -e "$work_dir/swap-demo.$$.swapfile" ]; then
-    pass "names without an owner tag (swap-notours.$$, swap-demo.$$.swapfile) are left alone"
-else
-    fail "names without an owner tag are left alone" "$(cat "$err")"
-fi
+ok "a name without an owner tag (swap-notours.$$) is left alone" [ -e "$work_dir/swap-notours.$$" ]
+ok "a name without an owner tag (swap-demo.$$.swapfile) is left alone" [ -e "$work_dir/swap-demo.$$.swapfile" ]
 rm -f "$work_dir/swap-notours.$$" "$work_dir/swap-demo.$$.swapfile"
 # A name's owner is its PID *and* that process's start time: a folder
 # tagged with this live shell's PID but another start time was left by a
@@ -307,12 +306,8 @@ rm -f "$work_dir/swap-notours.$$" "$work_dir/swap-demo.$$.swapfile"
 start=$(sed -n 's/.*) //p' "/proc/$$/stat" | awk '{ print $20 }')
 mkdir -m 700 "$work_dir/swap-tmp.$$.$((start + 1))" "$work_dir/swap-tmp.$$.$start"
 run sh "$box" sweep
-if [ ! -e "$work_dir/swap-tmp.$$.$((start + 1))" ] && [ -d "$work_dir/swap-tmp.$$.$start" ]; then
-    pass "a live PID with another start time is a dead owner's (swept); with its own, a live one's (kept)"
-else
-    fail "a live PID with another start time is a dead owner's (swept); with its own, a live one's (kept)" \
-        "$(ls -d "$work_dir/swap-tmp.$$".* 2>&1)" "$(cat "$err")"
-fi
+ok "a live PID with another start time is a dead owner's (swept)" [ ! -e "$work_dir/swap-tmp.$$.$((start + 1))" ]
+ok "with its own, a live one's (kept)" [ -d "$work_dir/swap-tmp.$$.$start" ]
 rmdir "$work_dir/swap-tmp.$$".* 2>/dev/null
 
 # 7. With the guard (scripts/box guard), as a teacher's runs have it: a
