@@ -418,8 +418,7 @@ for w in "swap-box.$d0.1.memory" "swap-box.$d1.1.memory" "swap-cva.$d1.1.swappin
     "swap-cva.$d4.1.swappiness (a file with" "swap-cva.$d5.1.swappiness (a folder)"; do
     grep -qF "$w" "$err" || odd=missing
 done
-if [ "$odd" != missing ]; then pass "planted in root's own folder: each is named in the sweep's lines"
-else fail "planted in root's own folder: each is named in the sweep's lines" "$(cat "$err")"; fi
+ok "planted in root's own folder: each is named in the sweep's lines" [ "$odd" != missing ]
 # A name shaped like a pattern is not a swap device that is on, and turns
 # none off.
 if swap_is=$(awk 'NR > 1 { print $1; exit }' /proc/swaps) && [ -n "$swap_is" ]; then
