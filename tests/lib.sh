@@ -247,23 +247,23 @@ ok() {
     return 1
 }
 # Predicates for ok.  The last run (run) ended with exit status 0 and
-# nothing on stderr (clean), or on either (silent), or was refused
-# (refused_saying, failed_saying, below); line N of FILE ($out)
-# matches ERE (line_is); FILE holds a line that matches ERE (has); STRING
-# matches a case pattern (matches) or an ERE (like); CMD fails (not).
+# nothing on stderr (clean), or on neither stream (silent).
 clean() { [ "$rc" -eq 0 ] && [ ! -s "$err" ]; }
+silent() { clean && [ ! -s "$out" ]; }
 # refused_saying STATUS TEXT: the last run ended with STATUS, nothing on
 # stdout, one line on stderr, and that line says TEXT (grep's BRE).
+# failed_saying STATUS TEXT: it ended with STATUS, and its stderr says
+# TEXT somewhere.
 refused_saying() { [ "$rc" -eq "$1" ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q -- "$2" "$err"; }
-# failed_saying STATUS TEXT: the last run ended with STATUS, and its
-# stderr says TEXT (grep's BRE) somewhere.
 failed_saying() { [ "$rc" -eq "$1" ] && grep -q -- "$2" "$err"; }
-silent() { clean && [ ! -s "$out" ]; }
+# line_is N ERE [FILE]: line N of FILE ($out) matches ERE.  has FILE ERE:
+# a line of FILE does.  like STRING ERE: STRING does.  matches STRING
+# PATTERN: STRING matches a case pattern.  not CMD: CMD fails.
 line_is() { sed -n "$1p" "${3:-$out}" | grep -qE -- "$2"; }
 has() { grep -qE -- "$2" "$1"; }
+like() { printf '%s\n' "$1" | grep -qE -- "$2"; }
 # shellcheck disable=SC2254 # the pattern is a pattern
 matches() { case $1 in $2) return 0 ;; esac; return 1; }
-like() { printf '%s\n' "$1" | grep -qE -- "$2"; }
 not() { ! "$@"; }
 
 # is DESC GOT OP WANT: a numeric comparison (-eq, -le, -ge, -gt, ...).
