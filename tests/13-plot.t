@@ -56,11 +56,7 @@ ok "the legend names the second run by its file" has "$tmp/two.svg" '>other run<
 # refused DESC LINE-NUMBER FILE: exit 1, one line naming FILE:LINE, no SVG.
 refused() {
     run sh "$plot" "$tmp/plain.txt" "$3"
-    ok "$1: refused, '$(cat "$err")'" refused_at "$3" "$2"
-}
-# shellcheck disable=SC2317 # called by ok
-refused_at() {
-    [ "$rc" -eq 1 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q "^plot: $1:$2: " "$err"
+    ok "$1: refused, '$(cat "$err")'" refused_saying 1 "^plot: $3:$2: "
 }
 printf 'hello\nworld\n' >"$tmp/garbage"
 refused "garbage" 1 "$tmp/garbage"
