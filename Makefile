@@ -62,12 +62,14 @@ image:
 
 # make check runs JOBS tests at a time; those that swap or read what swap
 # is on take turns (tests/lib.sh, swap_lock, with flock(1): without it, one
-# at a time).  The THP test (it sets a mode for the whole machine) and the
-# last look for leftovers run after all the others, alone: prove runs last
-# what its par rule (PAR) does not name.
+# at a time).  The static checks (FIRST) start first: the longest test,
+# and one that waits for no other.  The THP test (it sets a mode for the
+# whole machine) and the last look for leftovers run after all the others,
+# alone: prove runs last what its par rules (FIRST, PAR) do not name.
 JOBS = $(if $(shell command -v flock 2>/dev/null),3,1)
+FIRST = 10
 PAR = 00,01,02,03,04,05,06,07,09,1?,2?
-TESTS = TEST_JOBS=$(JOBS) TEST_COUNT=$(words $(wildcard tests/*.t)) $(PROVE) -j$(JOBS) --rules='par=tests/{$(PAR)}-*.t' tests/
+TESTS = TEST_COUNT=$(words $(wildcard tests/*.t)) $(PROVE) -j$(JOBS) --rules='par=tests/$(FIRST)-*.t' --rules='par=tests/{$(PAR)}-*.t' tests/
 check: swap
 	$(TESTS)
 

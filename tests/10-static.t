@@ -14,19 +14,17 @@ else
 fi
 
 # From the top, where the tests' "source=tests/lib.sh" directives point;
-# a file a shellcheck, as many at once as there are CPUs, or as make check
-# leaves (TEST_JOBS tests run at once); xargs says 123 if any of them
-# found something; each one's report in a file of its own, all of them on
-# stderr for ok to show.
+# a file a shellcheck, as many at once as there are CPUs (this test runs
+# at nice 15, so they take what the others leave, and all of it once they
+# are done), the longest files first, so that no long one starts last;
+# xargs says 123 if any of them found something; each one's report in a
+# file of its own, all of them on stderr for ok to show.
 # shellcheck disable=SC2317 # called by ok
 shellcheck_all() {
-    jobs=${TEST_JOBS:-1}
-    case $jobs in ''|*[!0-9]*|0) jobs=1 ;; esac
-    cpus=$(($(getconf _NPROCESSORS_ONLN) / jobs))
-    [ "$cpus" -ge 1 ] || cpus=1
+    cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || cpus=1
     mkdir "$tmp/sc"
     # shellcheck disable=SC2016 # expanded by that sh
-    (cd "$top" && printf '%s\n' scripts/* tests/*.sh tests/*.t .ci/run |
+    (cd "$top" && wc -c scripts/* tests/*.sh tests/*.t .ci/run | sort -rn | awk '$2 != "total" { print $2 }' |
         xargs -P "$cpus" -I{} sh -c 'case $1 in *.ci/run) s=bash ;; *) s=sh ;; esac
             shellcheck -s "$s" -x "$1" >"$2/$(echo "$1" | tr /. __)" 2>&1' sh {} "$tmp/sc") && return 0
     cat "$tmp/sc"/* >&2
