@@ -187,22 +187,34 @@ diag "sweep said: $(cat "$err")"
 # The demo makes its temporary swapfile while the student links every name
 # such a file could get, for every root shell, every 20 ms.  (The student's
 # loops end in her own kill -KILL -1; runuser would say "Killed" on stderr.)
+# Her loops are perl, which prove needs anyway, reading /proc as pgrep
+# does: a shell's loop starts a process or more a name, and a racer that
+# forks takes more of the CPUs from the run it races than it links.
 if [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ]; then
     for t in "make demo TEMP_SWAP=1 under a racing student" "the demo swapped into root's own file only"; do
         skip "$t" "swap is on already here ($(awk 'NR > 1 { print $1 }' /proc/swaps | tr '\n' ' ')), so the demo would make no swapfile"
     done
 else
-    # shellcheck disable=SC2016 # expanded by the student's shell
-    as_student sh -c '
-        while :; do
-            for p in $(pgrep -u 0 -x sh); do
-                t=$p.$(sed -n "s/.*) //p" /proc/$p/stat 2>/dev/null | awk "{ print \$20 }")
-                for d in /tmp /var/tmp /var/lib/swap-lab /run/swap-lab "$2"; do
-                    [ -e "$d/swap-demo.$t.swapfile" ] || [ -L "$d/swap-demo.$t.swapfile" ] || ln -s "$1" "$d/swap-demo.$t.swapfile" 2>/dev/null
-                done
-            done
-            sleep 0.02
-        done' sh "$sdir/bait" "$open" 2>/dev/null &
+    # A root shell's tag, PID.START (the 22nd field of /proc/PID/stat).
+    # shellcheck disable=SC2016 # perl's own variables
+    as_student perl -e 'my ($bait, @dirs) = @ARGV;
+        while (1) {
+            opendir(my $proc, "/proc") or die "/proc: $!\n";
+            for my $p (grep { /^[0-9]+$/ } readdir $proc) {
+                my @st = stat "/proc/$p";
+                next unless @st && $st[4] == 0;
+                open(my $f, "<", "/proc/$p/stat") or next;
+                my $line = <$f> // ""; close $f;
+                next unless $line =~ /^[0-9]+ \((.*)\) (.*)$/s && $1 eq "sh";
+                my $tag = "$p." . (split / /, $2)[19];
+                for my $d (@dirs) {
+                    my $n = "$d/swap-demo.$tag.swapfile";
+                    -e $n or -l $n or symlink $bait, $n;
+                }
+            }
+            closedir $proc;
+            select(undef, undef, undef, 0.02);
+        }' "$sdir/bait" /tmp /var/tmp /var/lib/swap-lab /run/swap-lab "$open" 2>/dev/null &
     racer=$!
     # Every swap device seen while the demo runs, with its owner.
     # (A device whose file is gone by the time it is looked at is being
@@ -244,21 +256,31 @@ if ! command -v valgrind >/dev/null 2>&1; then
     skip "valgrind under a racing student: clean runs" "valgrind is not installed"
     skip "valgrind under a racing student: the canary as it was" "valgrind is not installed"
 else
-    # shellcheck disable=SC2016 # expanded by the student's shell
-    as_student sh -c '
-        while :; do
-            next=$(cat /proc/sys/kernel/ns_last_pid)
-            for p in $(pgrep -u 0 -f "valgrind|memcheck") $(seq "$next" $((next + 20))); do
-                for d in /tmp /var/tmp "$2"; do
-                    # (valgrind says ??? for a user or host it cannot tell.)
-                    for u in root "???"; do for h in "$3" "???"; do
-                        f=$d/vgdb-pipe-shared-mem-vgdb-$p-by-$u-on-$h
-                        [ -e "$f" ] || [ -L "$f" ] || ln -s "$1" "$f" 2>/dev/null
-                    done; done
-                done
-            done
-            sleep 0.005
-        done' sh "$canary" "$open" "$(hostname)" 2>/dev/null &
+    # (Her root processes: as pgrep -u 0 -f sees them, by the command
+    # line; valgrind says ??? for a user or host it cannot tell.)
+    # shellcheck disable=SC2016 # perl's own variables
+    as_student perl -e 'my ($bait, $open, $host) = @ARGV;
+        while (1) {
+            my @pids;
+            opendir(my $proc, "/proc") or die "/proc: $!\n";
+            for my $p (grep { /^[0-9]+$/ } readdir $proc) {
+                my @st = stat "/proc/$p";
+                next unless @st && $st[4] == 0;
+                open(my $f, "<", "/proc/$p/cmdline") or next;
+                my $cmd = do { local $/; <$f> } // ""; close $f;
+                push @pids, $p if $cmd =~ /valgrind|memcheck/;
+            }
+            closedir $proc;
+            my $next = 0;
+            if (open(my $f, "<", "/proc/sys/kernel/ns_last_pid")) { $next = (<$f> // 0) + 0; close $f }
+            for my $p (@pids, $next .. $next + 20) {
+                for my $d ("/tmp", "/var/tmp", $open) { for my $u ("root", "???") { for my $h ($host, "???") {
+                    my $n = "$d/vgdb-pipe-shared-mem-vgdb-$p-by-$u-on-$h";
+                    -e $n or -l $n or symlink $bait, $n;
+                } } }
+            }
+            select(undef, undef, undef, 0.005);
+        }' "$canary" "$open" "$(hostname)" 2>/dev/null &
     racer=$!
     # Three at once (their PIDs all in the racer's window), each waited
     # for by its own PID: the sampler runs on in the background.
