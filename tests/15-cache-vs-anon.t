@@ -170,11 +170,16 @@ reaped_reader() {
             case $(state_of "$h") in T|t) ;; *) false ;; esac
     }
     readers() { pgrep -u 0 -f '^sh -c i=0; while ' | wc -l; }
+    # The re-read row's ./swap held, and its re-reader started: the row
+    # starts the re-reader just before ./swap, and on a loaded machine the
+    # held ./swap may be seen before the re-reader's sh has become itself.
+    # shellcheck disable=SC2317 # called through wait_for
+    held_reading() { held && [ "$(readers)" -eq 1 ]; }
     # shellcheck disable=SC2317 # called through wait_for
     gone() { [ ! -e "/proc/$r" ]; }
     step=''
     if ! { step="the warm row's ./swap, held" && wait_for held && [ "$(readers)" -eq 0 ] && signal_run -CONT "$h" swap &&
-        step="the re-read row's ./swap, held" && wait_for held && [ "$(readers)" -eq 1 ] &&
+        step="the re-read row's ./swap, held, with its re-reader" && wait_for held_reading &&
         step="its re-reader, ended and reaped" && r=$(pgrep -u 0 -f '^sh -c i=0; while ') &&
         w=$(find "$work_dir" -maxdepth 1 -type d -name "swap-cva.$pid.*") && [ -n "$w" ] &&
         : >"$w/stop" && wait_for gone; }; then
