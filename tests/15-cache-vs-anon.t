@@ -170,18 +170,9 @@ reaped_reader() {
             case $(state_of "$h") in T|t) ;; *) false ;; esac
     }
     # readers: the re-readers running (root's, by their command line), a
-    # PID a line; not a child one of them has forked and that has not yet
-    # become cat, which wears the same command line for a moment.
-    # shellcheck disable=SC2086 # the PIDs and the fields, a word each
-    readers() {
-        _rs=" $(pgrep -u 0 -f '^sh -c i=0; while ' | tr '\n' ' ')"
-        for _r in $_rs; do
-            _st=''
-            { read -r _st <"/proc/$_r/stat"; } 2>/dev/null || continue
-            set -- ${_st##*") "}
-            case $_rs in *" ${2-} "*) ;; *) echo "$_r" ;; esac
-        done
-    }
+    # PID a line; not a cat one of them has forked (heads).
+    # shellcheck disable=SC2046 # the PIDs, a word each
+    readers() { heads $(pgrep -u 0 -f '^sh -c i=0; while '); }
     # The re-read row's ./swap held, and its re-reader started: the row
     # starts the re-reader just before ./swap, and on a loaded machine the
     # held ./swap may be seen before the re-reader's sh has become itself.

@@ -188,7 +188,9 @@ guard_test() {
     boxed=$!
     sh "$box" guard "$otag"
     # shellcheck disable=SC2317 # called through wait_for
-    guard_pid() { g=$(pgrep -u 0 -f "^sh .*/scripts/box guard-watch $otag\$"); [ -n "$g" ]; }
+    # (heads: not a child it has forked and that is not yet what it runs.)
+    # shellcheck disable=SC2046 # the PIDs, a word each
+    guard_pid() { g=$(heads $(pgrep -u 0 -f "^sh .*/scripts/box guard-watch $otag\$")); [ -n "$g" ] && [ "$(echo "$g" | wc -l)" -eq 1 ]; }
     wait_for guard_pid || { fail "$desc" "its guard did not start"; own_kill -KILL "$owner" "$boxed"; return 1; }
     pc=$pids_mnt/swap-box.$tag.pids
     at_exit=pids_gone

@@ -536,6 +536,19 @@ running_child() {
 runs_of() { is_swap "$(pgrep -u "$run_uid" -f "^($swap|$gated_re) $1\$")"; }
 # is_swap PIDS: those of PIDS whose program is this checkout's ./swap.
 is_swap() { for _is_p in $1; do [ "$(readlink "/proc/$_is_p/exe" 2>/dev/null)" != "$swap" ] || echo "$_is_p"; done; }
+# heads PID...: those whose parent is not among them, a line each.  A
+# shell that has forked shows twice to pgrep -f until the child has become
+# what it runs: the child wears the parent's command line meanwhile.
+# shellcheck disable=SC2086 # the fields, a word each
+heads() {
+    _hs=" $* "
+    for _h in "$@"; do
+        _st=''
+        { read -r _st <"/proc/$_h/stat"; } 2>/dev/null || continue
+        set -- ${_st##*") "}
+        case $_hs in *" ${2-} "*) ;; *) echo "$_h" ;; esac
+    done
+}
 
 # boxes: this user's boxes (cgroups swap-box.TAG, systemd scopes
 # swap-box-PID-START.scope).  boxed_run_of TAG: a process runs in the box
