@@ -120,14 +120,26 @@ elif ! held_lab; then
     bail "cannot make the held class's copy of the lab in $tmp/co"
 else
     sock=$tmp/tmux
-    tmux -S "$sock" -f /dev/null new-session -d -x 200 -y 40 "env BOX=16M sh '$held_lab' class 2 32M; echo CLASS-DONE-\$?; sleep 60"
     # shellcheck disable=SC2317 # called through wait_for
     screen_has() { tmux -S "$sock" capture-pane -p -S - >"$tmp/screen" 2>/dev/null && grep -qE "$1" "$tmp/screen"; }
-    (wait_max=1200
-    wait_for screen_has '^run   [12]: writing: [0-9]+ MB +RSS +[0-9]+ MB  swap +[0-9]+ MB  major faults +[0-9]+$' && : >"$tmp/seen"
-    release
-    wait_for screen_has '^CLASS-DONE-') &
-    looker=$!
+    writing='^run   [12]: writing: [0-9]+ MB +RSS +[0-9]+ MB  swap +[0-9]+ MB  major faults +[0-9]+$'
+    # (tmux new-session says 0 when its server cannot start: has-session
+    # asks the server.)
+    if tmux -S "$sock" -f /dev/null new-session -d -x 200 -y 40 "env BOX=16M sh '$held_lab' class 2 32M; echo CLASS-DONE-\$?; sleep 60" 2>"$tmp/tmux.err" &&
+        tmux -S "$sock" has-session 2>>"$tmp/tmux.err"; then
+        # Held, the class cannot end before its line is seen: a class that
+        # ends first was not held, and is not waited for any longer.  What
+        # the screen showed when the looker gave up is kept for the failure.
+        (wait_max=1200 wait_for screen_has "$writing|^CLASS-DONE-" && grep -qE "$writing" "$tmp/screen" && : >"$tmp/seen"
+        [ -e "$tmp/seen" ] || cp "$tmp/screen" "$tmp/screen.unseen" 2>/dev/null
+        release
+        wait_max=1200 wait_for screen_has '^CLASS-DONE-') &
+        looker=$!
+    else
+        release
+        sock=''
+        tmux_why="tmux could not start a session: $(head -n 1 "$tmp/tmux.err")"
+    fi
 fi
 # (Its watch every tenth of a second, CLASS_EVERY from lib.sh: a line on
 # a pipe every half second.)
@@ -167,7 +179,9 @@ ok "a class of 2: each run's line ends with its read faults ($reads), the summar
 
 # On the terminal: a line per run, redrawn in place while they went, then
 # rubbed out: what stays is the runs' last lines and the summary.
-if [ -z "$sock" ]; then
+if [ -n "${tmux_why-}" ]; then
+    fail "a class of 2 on a terminal: its lines while it runs, then only the results" "$tmux_why"
+elif [ -z "$sock" ]; then
     skip "a class of 2 on a terminal: its lines while it runs, then only the results" "tmux is not installed"
 else
     wait "$looker"
@@ -181,6 +195,7 @@ else
             [ "$(grep -c '^run   [12]: after reading it back: ' "$tmp/screen")" -eq 2 ] &&
             grep -q '^class: read step fastest ' "$tmp/screen" && return 0
         cat "$tmp/screen" >&2
+        [ ! -e "$tmp/screen.unseen" ] || { echo "--- the screen when the looker gave up:"; cat "$tmp/screen.unseen"; } >&2
         return 1
     }
     ok "a class of 2 on a terminal: a line per run while they went (${seen:-not seen}), then only the results" only_results
@@ -199,8 +214,7 @@ is "an interrupted class: exit status 143" "$rc" -eq 143
 # The runs' box helpers end their runs and remove their boxes on their own:
 # given up to 10 s on a loaded machine, a leak stays and fails.
 leftover() { runs_of "$class_run"; { find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$(id -u)" 2>/dev/null; ls -d "$work_dir"/swap-class.* 2>/dev/null; } | keep_gone; }
-wait_max=100
-wait_for test -z "$(leftover)"
+wait_max=100 wait_for test -z "$(leftover)"
 left=$(leftover)
 ok "an interrupted class: no run, box or temporary folder left" [ -z "$left" ]
 
@@ -240,8 +254,8 @@ reaped_test() {
     # lab's shell reaps its helper while it waits: that helper's PID is free.
     # shellcheck disable=SC2317 # called through wait_for
     reaped() { for h in $hs; do [ -e "/proc/$h" ] || { second=$h; return 0; }; done; return 1; }
-    hs=$(helpers) second='' wait_max=3000
-    if ! wait_for test -d "$hold/first" || ! wait_for reaped; then
+    hs=$(helpers) second=''
+    if ! wait_max=3000 wait_for test -d "$hold/first" || ! wait_max=3000 wait_for reaped; then
         own_kill -TERM "$bg"; wait "$bg"
         fail "$desc" "one run could not be held while the other ended" "$(cat "$out" "$err")"
         return
