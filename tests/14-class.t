@@ -105,9 +105,14 @@ exec "$swap" "\$@"
 HELD
     held_lab="$tmp/co/scripts/lab"
 }
-# release: the held run goes on (opened read-write, so this never blocks,
-# whether the held run still waits or has been ended).
-release() { : <>"$hold/go"; }
+# release: the held run goes on: $hold/go opened for writing (read-write,
+# so this never blocks, whether the held run still waits or has been
+# ended) and kept open by this shell, so that the held run's open goes
+# through whether it comes before this or after.  (Opened and closed at
+# once, a release that came between run 1's line and its open left it
+# waiting for good: the class never ended; seen once in a root make
+# check here, tests/14 #15 failing after the looker's 120 s.)
+release() { exec 7<>"$hold/go"; }
 
 # (64 MB each in 16 MB boxes: the lesson's proportions, a quarter of its time.)
 # A class of 2 on a terminal (tmux, 200 x 40; 32 MB each), beside the one
