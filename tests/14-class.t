@@ -218,7 +218,7 @@ rc=$?
 is "an interrupted class: exit status 143" "$rc" -eq 143
 # The runs' box helpers end their runs and remove their boxes on their own:
 # given up to 10 s on a loaded machine, a leak stays and fails.
-leftover() { runs_of "$class_run"; { find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$(id -u)" 2>/dev/null; ls -d "$work_dir"/swap-class.* 2>/dev/null; } | keep_gone; }
+leftover() { runs_of "$class_run"; { find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$self_uid" 2>/dev/null; ls -d "$work_dir"/swap-class.* 2>/dev/null; } | keep_gone; }
 wait_max=100 wait_for test -z "$(leftover)"
 left=$(leftover)
 ok "an interrupted class: no run, box or temporary folder left" [ -z "$left" ]

@@ -97,7 +97,7 @@ else
     ok "-c: only the LRU in use ($lru_in_use)" [ "$got" = "$lru_in_use " ]
     ok "-c: nothing switched (lru_gen/enabled $lru_before)" [ "$(cat "$lg")" = "$lru_before" ]
 fi
-left=$({ ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$(id -u)" 2>/dev/null; } | keep_gone)
+left=$({ ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$self_uid" 2>/dev/null; } | keep_gone)
 ok "no file, temporary folder or box left" [ -z "$left" ]
 
 # Interrupted in the middle (while a row runs in its box): still nothing
@@ -109,7 +109,7 @@ own_kill -TERM "$pid"
 wait "$pid"
 # The row's box helper (scripts/box run) finishes on its own and removes its
 # box: given up to 10 s on a loaded machine, a leak stays and fails.
-leftover() { { ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$(id -u)" 2>/dev/null; } | keep_gone; runs_of "$cva_size"; }
+leftover() { { ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$self_uid" 2>/dev/null; } | keep_gone; runs_of "$cva_size"; }
 i=0
 while [ -n "$(leftover)" ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
 left=$(leftover)

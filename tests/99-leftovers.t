@@ -20,7 +20,7 @@ on=$(awk 'NR > 1 { print $1 }' /proc/swaps | grep -F "$work_dir/swap-" | keep_go
 ok "no swapfile of an ended run is on" [ -z "$on" ]
 files=$(find "$work_dir" -maxdepth 1 -name 'swap-*.swapfile' 2>/dev/null | keep_gone)
 ok "no swapfile of an ended run is on disk" [ -z "$files" ]
-dirs=$(find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$(id -u)" 2>/dev/null | keep_gone)
+dirs=$(find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$self_uid" 2>/dev/null | keep_gone)
 ok "no box cgroup of an ended run is left" [ -z "$dirs" ]
 # Temporary folders, the 1997 script's file, records of changed settings.
 temps=$(find "$state_dir" "$work_dir" -mindepth 1 -maxdepth 1 -name 'swap-*' 2>/dev/null | sort -u | keep_gone)

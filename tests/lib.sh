@@ -553,7 +553,7 @@ heads() {
 # boxes: this user's boxes (cgroups swap-box.TAG, systemd scopes
 # swap-box-PID-START.scope).  boxed_run_of TAG: a process runs in the box
 # of owner TAG (in any of them when TAG is empty).
-boxes() { find /sys/fs/cgroup -type d -name 'swap-box*' -user "$(id -u)" 2>/dev/null; }
+boxes() { find /sys/fs/cgroup -type d -name 'swap-box*' -user "$self_uid" 2>/dev/null; }
 boxed_run_of() {
     for d in $(boxes); do
         case $d in *"$1"*|*"$(echo "$1" | tr . -)"*) [ -n "$(cat "$d/cgroup.procs" 2>/dev/null)" ] && return 0 ;; esac
