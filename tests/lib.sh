@@ -570,17 +570,24 @@ state_of() {
 }
 # wait_for CMD...: until CMD succeeds, at most $wait_max tenths of a second
 # of sleep between looks (60 s; an emulated machine may need more for rows
-# of cache-vs-anon).  A tenth between looks for two seconds, then half a
+# of cache-vs-anon).  A fiftieth between looks for the first fifth of a
+# second (most waits here are for a run to reach its box, a few tenths:
+# a tenth between looks made each wait a twentieth longer, on average,
+# than what it waited for), then a tenth until two seconds, then half a
 # second: a look starts a process or two, which an emulated machine, where
 # the waits are long, pays some 50 ms for each.
 wait_max=600
 wait_for() {
-    i=0
+    i=0 wf_short=0
     # (Success is CMD's first success: not asked again, since what it
     # looked at may have moved on by then.)
     until "$@"; do
         [ $i -lt $wait_max ] || return 1
-        if [ $i -lt 20 ]; then sleep 0.1; i=$((i + 1)); else sleep 0.5; i=$((i + 5)); fi
+        if [ $wf_short -lt 10 ]; then
+            sleep 0.02
+            wf_short=$((wf_short + 1))
+            [ $((wf_short % 5)) -ne 0 ] || i=$((i + 1))
+        elif [ $i -lt 20 ]; then sleep 0.1; i=$((i + 1)); else sleep 0.5; i=$((i + 5)); fi
     done
 }
 
