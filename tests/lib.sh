@@ -572,7 +572,7 @@ state_of() {
 # of sleep between looks (60 s; an emulated machine may need more for rows
 # of cache-vs-anon).  A fiftieth between looks for the first fifth of a
 # second (most waits here are for a run to reach its box, a few tenths:
-# a tenth between looks made each wait a twentieth longer, on average,
+# a tenth between looks made each wait some 0.05 s longer, on average,
 # than what it waited for), then a tenth until two seconds, then half a
 # second: a look starts a process or two, which an emulated machine, where
 # the waits are long, pays some 50 ms for each.
@@ -586,7 +586,7 @@ wait_for() {
         if [ $wf_short -lt 10 ]; then
             sleep 0.02
             wf_short=$((wf_short + 1))
-            [ $((wf_short % 5)) -ne 0 ] || i=$((i + 1))
+            i=$((wf_short / 5))
         elif [ $i -lt 20 ]; then sleep 0.1; i=$((i + 1)); else sleep 0.5; i=$((i + 5)); fi
     done
 }
