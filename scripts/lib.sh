@@ -77,12 +77,17 @@ else
     state_dir=/tmp/swap-lab-$uid work_dir=$state_dir
 fi
 
-# dir_ok DIR: a real folder (not a link), this user's, mode 700, and every
-# folder above it safe (parents_ok); prints why not.
+# dir_ok DIR...: each a real folder (not a link), this user's, mode 700,
+# and every folder above it safe (parents_ok); else why not in dir_why,
+# the folder at fault in dir_bad, and 1.  One stat for them all: box_dirs
+# checks two folders before every run, and a process costs an emulated
+# machine 50 ms.
 dir_ok() {
-    if [ -L "$1" ]; then echo "$1 is a symbolic link"; return 1; fi
-    [ -d "$1" ] || { echo "$1 is not a folder"; return 1; }
-    parents_ok "$1" self
+    for dir_bad do
+        if [ -L "$dir_bad" ]; then dir_why="$dir_bad is a symbolic link"; return 1; fi
+        [ -d "$dir_bad" ] || { dir_why="$dir_bad is not a folder"; return 1; }
+    done
+    folders_ok self "$@"
 }
 
 # parents_ok DIR: from / down to DIR's parent, each folder is a real one
@@ -90,42 +95,66 @@ dir_ok() {
 # else unless sticky (as /tmp is: there only an entry's owner may rename or
 # remove it).  Otherwise its owner, or whoever may write it, could rename
 # DIR away and put a folder of their own in its place.  No "." or "..".
-# parents_ok DIR self: and DIR itself, from the same stat, checked first
-# as dir_ok wants it (this user's, mode 700).
-parents_ok() {
-    case $1 in
-    /*) p=$1 ;;
-    *) p=$(pwd -P)/$1 ;;
-    esac
-    case /$p/ in */./*|*/../*) echo "$1: no . or .. in the path, please"; return 1 ;; esac
-    # The folders from / down to DIR's parent, top first; then the owner
-    # and mode of all of them from one stat (one process, not one each).
-    d=$1 self=${2-} a=/ rest=${p#/}
-    set -- /
-    while :; do
-        case $rest in */*) ;; *) break ;; esac
-        a=${a%/}/${rest%%/*} rest=${rest#*/}
-        rest=${rest#/}
-        set -- "$@" "$a"
+# Prints why not.
+parents_ok() { folders_ok above "$1" || { echo "$dir_why"; return 1; }; }
+
+# folders_ok self|above DIR...: the checks of dir_ok (self: DIR itself
+# too, checked first) or of parents_ok (above: only the folders above
+# it), for each DIR in turn, from the owners and modes of all of them
+# read by one stat.  The folders above a DIR are its path's components
+# (up_start, up_next), walked once to name them to stat and once more to
+# read its answers in the same order.
+folders_ok() {
+    fo_self=$1 fo_pwd=''
+    shift
+    fo_n=$#
+    for dir_bad do
+        case $dir_bad in /*) fo_p=$dir_bad ;; *) fo_pwd=${fo_pwd:-$(pwd -P)} fo_p=$fo_pwd/$dir_bad ;; esac
+        case /$fo_p/ in */./*|*/../*) dir_why="$dir_bad: no . or .. in the path, please"; return 1 ;; esac
+        [ "$fo_self" != self ] || set -- "$@" "$dir_bad"
+        up_start "$fo_p"
+        while up_next; do set -- "$@" "$up"; done
     done
-    modes=$(stat -c '%u %a' -- "$@" ${self:+"$d"} 2>/dev/null) || { echo "a folder above $d cannot be looked at"; return 1; }
-    if [ -n "$self" ]; then
-        m=${modes##*"$nl"} modes=${modes%"$nl"*}
-        [ "${m% *}" = "$uid" ] || { echo "$d belongs to UID ${m% *}, not to $uid"; return 1; }
-        [ "${m#* }" = 700 ] || { echo "$d has mode ${m#* }, not 700"; return 1; }
-    fi
-    for a do
-        if [ -L "$a" ]; then echo "$a, above $d, is a symbolic link"; return 1; fi
-        m=${modes%%"$nl"*} modes=${modes#*"$nl"}
-        case ${m% *} in
-            0|"$uid") ;;
-            *) echo "$a, above $d, belongs to UID ${m% *}, who could move it away"; return 1 ;;
-        esac
-        if [ $((0${m#* } & 022)) -ne 0 ] && [ $((0${m#* } & 01000)) -eq 0 ]; then
-            echo "$a, above $d, may be written by others (mode ${m#* }, not sticky)"
-            return 1
+    # (In a subshell, the DIRs shifted away: stat is given the folders.)
+    fo_modes=$(shift "$fo_n" && stat -c '%u %a' -- "$@" 2>/dev/null) || {
+        dir_bad=$1 dir_why="a folder above $1${2:+ or $2} cannot be looked at"
+        return 1
+    }
+    fo_i=0
+    for dir_bad do
+        fo_i=$((fo_i + 1))
+        [ "$fo_i" -le "$fo_n" ] || break
+        if [ "$fo_self" = self ]; then
+            fo_next
+            [ "${fo_m% *}" = "$uid" ] || { dir_why="$dir_bad belongs to UID ${fo_m% *}, not to $uid"; return 1; }
+            [ "${fo_m#* }" = 700 ] || { dir_why="$dir_bad has mode ${fo_m#* }, not 700"; return 1; }
         fi
+        case $dir_bad in /*) fo_p=$dir_bad ;; *) fo_p=$fo_pwd/$dir_bad ;; esac
+        up_start "$fo_p"
+        while up_next; do
+            fo_next
+            if [ -L "$up" ]; then dir_why="$up, above $dir_bad, is a symbolic link"; return 1; fi
+            case ${fo_m% *} in
+                0|"$uid") ;;
+                *) dir_why="$up, above $dir_bad, belongs to UID ${fo_m% *}, who could move it away"; return 1 ;;
+            esac
+            if [ $((0${fo_m#* } & 022)) -ne 0 ] && [ $((0${fo_m#* } & 01000)) -eq 0 ]; then
+                dir_why="$up, above $dir_bad, may be written by others (mode ${fo_m#* }, not sticky)"
+                return 1
+            fi
+        done
     done
+}
+# fo_next: the next line of stat's answer, into fo_m.
+fo_next() { fo_m=${fo_modes%%"$nl"*} fo_modes=${fo_modes#*"$nl"}; }
+# up_start PATH, then up_next while it succeeds: into up, the folders from
+# / down to PATH's parent, top first, by the shell's own expansions.
+up_start() { up='' up_rest=${1#/}; }
+up_next() {
+    if [ -z "$up" ]; then up=/; return 0; fi
+    case $up_rest in */*) ;; *) return 1 ;; esac
+    up=${up%/}/${up_rest%%/*} up_rest=${up_rest#*/}
+    up_rest=${up_rest#/}
 }
 nl='
 '
@@ -140,12 +169,11 @@ box_dirs() {
         [ -e "$d" ] || [ -L "$d" ] || mkdir -m 700 "$d" 2>/dev/null
     done
     fresh_fallback
-    for d in "$state_dir" "$work_dir"; do
-        if ! err=$(dir_ok "$d"); then
-            say "refusing to keep state in $d: $err (remove it if it is yours, or set SWAP_LAB_DIR to a folder of yours with mode 700, e.g. mkdir -m 700 ~/swap-lab)"
-            return 1
-        fi
-    done
+    if [ "$state_dir" = "$work_dir" ]; then set -- "$state_dir"; else set -- "$state_dir" "$work_dir"; fi
+    if ! dir_ok "$@"; then
+        say "refusing to keep state in $dir_bad: $dir_why (remove it if it is yours, or set SWAP_LAB_DIR to a folder of yours with mode 700, e.g. mkdir -m 700 ~/swap-lab)"
+        return 1
+    fi
     TMPDIR=$work_dir
     export TMPDIR
 }
@@ -165,7 +193,7 @@ fresh_fallback() {
     # this user's own real folders are looked at further, and that is told
     # by the shell's own tests, with no process started for the others.
     for d in "$state_dir".??????; do
-        if [ -d "$d" ] && [ ! -L "$d" ] && [ -O "$d" ] && dir_ok "$d" >/dev/null; then
+        if [ -d "$d" ] && [ ! -L "$d" ] && [ -O "$d" ] && dir_ok "$d"; then
             state_dir=$d work_dir=$d
             return 0
         fi

@@ -26,7 +26,7 @@
 . "$(dirname "$0")/lib.sh"
 begin "$@"
 need_users victim
-plan 46
+plan 53
 # bail WHY: the test cannot go on (one plan only: TAP's Bail out!).
 bail() { echo "Bail out! $*"; exit 1; }
 
@@ -369,6 +369,20 @@ run env CVA_DIR="$open/lab" sh "$top/scripts/cache-vs-anon" 0
 refused "CVA_DIR=$open/lab, below a folder another user may write" "$open/lab"
 run env SWAP_LAB_DIR="$tmp/ok" sh "$box" dirs
 ok "SWAP_LAB_DIR=$tmp/ok, root's all the way up: used" [ "$rc:$(cat "$out")" = "0:$(printf '%s\n%s' "$tmp/ok" "$tmp/ok")" ]
+# Root's own two folders, state and work (/run/swap-lab, /var/lib/swap-lab),
+# are looked at together (box_dirs, one stat): a fault in either is found,
+# the second as the first.  box_dirs itself, with these two as root's.
+# shellcheck disable=SC2016,SC2317 # expanded by that sh, with scripts/box's box_dirs; called by run
+dirs_of() { sh -c 'box_library=1 box_self=$1; . "$1"; state_dir=$2 work_dir=$3; box_dirs && echo "$TMPDIR"' sh "$box" "$1" "$2"; }
+for d in "$tmp/o755" "$sdir/mine/lab" "$open/lab"; do
+    run dirs_of "$tmp/ok" "$d"
+    refused "root's work folder $d (its state folder sound)" "$d"
+    run dirs_of "$d" "$tmp/ok"
+    refused "root's state folder $d (its work folder sound)" "$d"
+done
+mkdir -m 700 "$tmp/ok2"
+run dirs_of "$tmp/ok" "$tmp/ok2"
+ok "root's two folders, both sound: used, the work folder as TMPDIR" [ "$rc:$(cat "$out")" = "0:$tmp/ok2" ]
 
 # -------------------------------------------------- no user blocks another
 # The student makes the victim's fallback folder, /tmp/swap-lab-UID, and
