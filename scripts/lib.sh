@@ -222,27 +222,47 @@ new_file() { (umask 077 && dd of="$1" conv=excl status=none) 2>/dev/null; }
 # v1 tree that carries the memory controller (cg_v1), either empty, of
 # every cgroup tree (cg_all: where the sweep looks for boxes), and the
 # type of the file system seen at /sys/fs/cgroup (cg_top: the last mounted
-# there, as stat -f would say; cgroup2 on a unified host); looked up once
-# a shell (they do not move while it runs).  mountinfo has optional
-# fields, so find the " - ".
+# there, as stat -f would say; cgroup2 on a unified host); and this
+# shell's own cgroup below each tree's mount (cg_self_v1 in the v1 memory
+# hierarchy, cg_self_v2 in v2: /proc/self/cgroup, read by the same awk,
+# whose cgroup is the shell's).  Looked up once a shell: the mounts do not
+# move while it runs, and no script moves itself to another cgroup (a box
+# is entered by the child that runs in it).  mountinfo has optional
+# fields, so find the " - "; a cgroup path may hold a ":", so split only
+# at the first two.
 cgroup_mounts() {
     [ -z "${cg_looked-}" ] || return 0
-    cg_m=$(awk '{
+    cg_m=$(awk '
+    FILENAME == "/proc/self/cgroup" {
+        i = index($0, ":"); rest = substr($0, i + 1); j = index(rest, ":")
+        ctl = substr(rest, 1, j - 1); path = substr(rest, j + 1)
+        if (self1 == "" && ("," ctl ",") ~ /,memory,/) self1 = path
+        if (substr($0, 1, i - 1) == "0" && ctl == "") self2 = path
+        next
+    }
+    {
         for (i = 7; i <= NF; i++) if ($i == "-") break
         if (v2 == "" && $(i + 1) == "cgroup2") v2 = $5
         if (v1 == "" && $(i + 1) == "cgroup" && ("," $(i + 3) ",") ~ /,memory,/) v1 = $5
         if ($5 == "/sys/fs/cgroup") top = $(i + 1)
         if ($(i + 1) ~ /^cgroup2?$/ && !seen[$5]++) all = all " " $5
-    } END { print v1; print v2; print top; print all; print "." }' /proc/self/mountinfo) || return 1
+    } END { print v1; print v2; print top; print all; print self1; print self2; print "." }' /proc/self/mountinfo /proc/self/cgroup) || return 1
     cg_v1=${cg_m%%"$nl"*} cg_m=${cg_m#*"$nl"}
     cg_v2=${cg_m%%"$nl"*} cg_m=${cg_m#*"$nl"}
     cg_top=${cg_m%%"$nl"*} cg_m=${cg_m#*"$nl"}
-    cg_all=${cg_m%%"$nl"*} cg_looked=1
+    cg_all=${cg_m%%"$nl"*} cg_m=${cg_m#*"$nl"}
+    cg_self_v1=${cg_m%%"$nl"*} cg_m=${cg_m#*"$nl"}
+    cg_self_v2=${cg_m%%"$nl"*} cg_looked=1
 }
 cg_looked=''
 
-# This shell's cgroup in the v1 memory hierarchy, from /proc/self/cgroup.
-v1_memory_path() { awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' /proc/self/cgroup; }
+# has_word FILE WORD: FILE's first line (a cgroup's list of controllers)
+# holds WORD, read by the shell itself.
+has_word() {
+    { read -r hw_line <"$1"; } 2>/dev/null || return 1
+    case " $hw_line " in *" $2 "*) return 0 ;; esac
+    return 1
+}
 
 # kill_box DIR: every process in the cgroup DIR ended, through the cgroup
 # itself (cgroup.kill, v2 since Linux 5.14), or else each PID it lists: a
