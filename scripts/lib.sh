@@ -305,7 +305,8 @@ swap_listed() {
     awk -v f="$(printf '%s' "$1" | sed 's/ /\\040/g')" 'NR > 1 && $1 == f { found = 1 } END { exit !found }' /proc/swaps
 }
 
-swap_is_on() { [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ]; }
+# (A line below /proc/swaps' header: read by the shell.)
+swap_is_on() { { read -r _ && read -r _; } 2>/dev/null </proc/swaps; }
 
 # A zombie (killed, not yet reaped by its parent or PID 1) cleans nothing up:
 # it counts as gone.

@@ -36,7 +36,7 @@ cva=$top/scripts/cache-vs-anon
 # another user's may run beside, and another test's plain runs).
 # (The demo runs ./swap; systemd-run --scope starts it as $top/./swap.)
 procs() { is_swap "$(pgrep -u "$run_uid" -f "^($swap|$top/\./swap|\./swap|$gated_re)( |\$)")" | while read -r p; do
-    grep -q swap-box "/proc/$p/cgroup" 2>/dev/null || continue
+    in_cgroup_named "$p" swap-box || continue
     case $(state_of "$p") in Z|'') ;; *) echo "$p" ;; esac; done; }
 # shellcheck disable=SC2317 # called through wait_for
 no_boxed_run() { ! boxed_run_of ''; }
@@ -45,7 +45,7 @@ no_boxed_run() { ! boxed_run_of ''; }
 # shellcheck disable=SC2317 # called through wait_for
 in_box_of() {
     for p in $(procs); do
-        grep -q -e "swap-box\.$1" -e "swap-box-$(echo "$1" | tr . -)" "/proc/$p/cgroup" 2>/dev/null && return 0
+        in_cgroup_named "$p" "swap-box.$1" "swap-box-${1%%.*}-${1#*.}" && return 0
     done
     return 1
 }

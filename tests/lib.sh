@@ -346,7 +346,7 @@ turn_log() { [ -z "${TEST_TURN_LOG-}" ] || echo "$(date +%s.%N) $1 ${0##*/}" >>"
 # test's turn first (swap_lock).
 want_swap() {
     swap_lock
-    [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ] && return 0
+    { read -r _ && read -r _; } 2>/dev/null </proc/swaps && return 0
     swap_why="no swap is on (as root, TEST_SWAPFILE=1 lets the tests make a temporary swapfile)"
     [ "${TEST_SWAPFILE:-0}" = 1 ] || return 1
     swap_why="no swap is on, and only root may make a swapfile"
@@ -362,7 +362,7 @@ need_swap() { want_swap || box_skip_all "$swap_why"; }
 
 # The memory limit the tests themselves run under, in MB (a container
 # started with -m, a pod, a slice), as scripts/box reads it; empty if none.
-runner_limit_mb() { sh "$box" limit 2>/dev/null | awk '{ printf "%d\n", $1 / 1048576 }'; }
+runner_limit_mb() { rl=$(sh "$box" limit 2>/dev/null) && echo $((${rl%% *} / 1048576)); }
 
 # need_room MB: skip the whole file when the runner is itself limited below
 # MB (plus room for the shell and the test) -- a plain run would swap.
@@ -536,6 +536,16 @@ running_child() {
 runs_of() { is_swap "$(pgrep -u "$run_uid" -f "^($swap|$gated_re) $1\$")"; }
 # is_swap PIDS: those of PIDS whose program is this checkout's ./swap.
 is_swap() { for _is_p in $1; do [ "$(readlink "/proc/$_is_p/exe" 2>/dev/null)" != "$swap" ] || echo "$_is_p"; done; }
+# in_cgroup_named PID TEXT...: a line of /proc/PID/cgroup holds one of the
+# TEXTs (a box's name), read by the shell.
+in_cgroup_named() {
+    _icn_p=$1
+    shift
+    while IFS= read -r _icn_l; do
+        for _icn_t do case $_icn_l in *"$_icn_t"*) return 0 ;; esac; done
+    done 2>/dev/null <"/proc/$_icn_p/cgroup"
+    return 1
+}
 # heads PID...: those whose parent is not among them, a line each.  A
 # shell that has forked shows twice to pgrep -f until the child has become
 # what it runs: the child wears the parent's command line meanwhile.
