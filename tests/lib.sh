@@ -7,8 +7,9 @@
 #   REQUIRE_BOX=1     a box test that cannot run fails instead of skipping
 #   TEST_SWAPFILE=1   as root with no swap on, make a temporary 1 GiB swapfile
 #   TEST_TURN_LOG=F   each test adds a line to F (a file of the caller's,
-#                     appended to) as it takes its turn and as it lets it
-#                     go: the chain of turns, which is make check's length
+#                     appended to) as it starts, as it takes its turn and
+#                     as it lets it go: the chain of turns, which is make
+#                     check's length, and how long it waited to begin
 #
 # make check runs three tests at a time (JOBS, in the Makefile).  Those
 # that swap, make boxes or read what swap is on take turns (swap_lock):
@@ -114,6 +115,7 @@ begin() {
     # all it starts, and what they create and where is written down for 98
     # to read.
     census_start "$@"
+    turn_log start
     # This user's own folders (scripts/box dirs), never a shared one; then
     # what a test run that was killed left (not for a test that looks for
     # leftovers itself: no_sweep=1), unless a test that takes turns runs
