@@ -13,7 +13,7 @@ need_box
 run "$swap"
 cp "$out" "$tmp/plain"
 need_swap
-plan 9
+plan 11
 
 zswap=$(cat /sys/module/zswap/parameters/enabled 2>/dev/null)
 out_before=$(vmstat pswpout) zswp_before=$(vmstat zswpout) zero_before=$(vmstat swpout_zero)
@@ -63,4 +63,41 @@ else
         "$written" -ge "$pages"
 fi
 is "all-zero pages (swpout_zero) are not what went to swap" "$zero" -lt "$((pages / 10 + 1))"
+# No cgroup can be made here (the cgroup file systems read-only, as in a
+# container without write access to its cgroups): box run refuses in one
+# line, naming the read-only file system and the ways out, exit 125, and
+# runs nothing; box how gives the same reason.  box run learns it from its
+# box's own mkdir (or, on cgroup v2, the read-only look before it), box how
+# from a probe.  (The mounts read-only in a mount namespace of the run's
+# own.)
+# shellcheck disable=SC2016,SC2317 # expanded by that sh; called by run
+ro_cgroups() {
+    unshare --mount --propagation private sh -c 'for m in $(findmnt -rn -t cgroup,cgroup2 -o TARGET); do
+        mount -o remount,bind,ro "$m" || exit 9; done; exec "$@"' sh "$@"
+}
+# ro_refused RC FILE PREFIX: the last run's exit status RC, and FILE one
+# line, PREFIX and a reason that names the read-only file system and the
+# ways out.
+# shellcheck disable=SC2317 # called by ok
+ro_refused() {
+    [ "$rc" -eq "$1" ] && [ "$(wc -l <"$2")" -eq 1 ] && grep -q "^$3" "$2" &&
+        grep -qi "read-only" "$2" && grep -q "Ways out: " "$2"
+}
+# shellcheck disable=SC2317 # called by ok
+run_refused() { ro_refused 125 "$err" "box: cannot make a box: " && [ ! -s "$out" ]; }
+# shellcheck disable=SC2317 # called by ok
+same_reason() { ro_refused 1 "$out" "none: " && [ "$(sed 's/^none: //' "$out")" = "$(sed 's/^box: cannot make a box: //' "$tmp/ro.err")" ]; }
+if ! case $(sh "$box" how) in cgroup1*|cgroup2*) true ;; *) false ;; esac; then
+    skip "box run, no cgroup can be made: one line, exit 125" "these boxes are systemd's scopes, not cgroups of box's own"
+    skip "box how, no cgroup can be made: the same reason" "these boxes are systemd's scopes"
+elif ! is_root || ! command -v unshare >/dev/null 2>&1 || ! command -v findmnt >/dev/null 2>&1; then
+    skip "box run, no cgroup can be made: one line, exit 125" "not root, or no unshare or findmnt, for a mount namespace"
+    skip "box how, no cgroup can be made: the same reason" "not root, or no unshare or findmnt"
+else
+    run ro_cgroups sh "$box" run 16M "$swap" 8M
+    ok "box run, no cgroup can be made: one line, exit 125, nothing run ($(cat "$err"))" run_refused
+    cp "$err" "$tmp/ro.err"
+    run ro_cgroups sh "$box" how
+    ok "box how, no cgroup can be made: the same reason" same_reason
+fi
 done_testing
