@@ -94,12 +94,23 @@ esac
 ok "the readahead mode agrees with the machine (vma_ra_enabled $vma, $(($(wc -l </proc/swaps) - 1)) swap devices), and why: $ra" [ -n "$agrees" ]
 
 # A kernel with PSI off (CONFIG_PSI_DEFAULT_DISABLED without psi=1, as this
-# project's 6.18 host is built): no /proc/pressure, here hidden under an
-# empty tmpfs in a mount namespace of the run's own (root).  -v says so,
-# and how to turn it on; the three lines have no stall lines.
+# project's 6.18 host is built): no /proc/pressure, and no cgroup's
+# memory.pressure either (cgroup_addrm_files, kernel/cgroup/cgroup.c, 6.1,
+# skips the CFTYPE_PRESSURE files when cgroup_psi_enabled() is false).
+# Here /proc/pressure is hidden under an empty tmpfs, and the run's own
+# cgroup's memory.pressure under /dev/null (where PSI is on and the run is
+# in a cgroup v2, -v reads that first), in a mount namespace of the run's
+# own (root).  -v says so, and how to turn it on; the three lines have no
+# stall lines.
 if is_root && command -v unshare >/dev/null 2>&1 && unshare -m true 2>/dev/null; then
     # shellcheck disable=SC2016 # expanded by that sh
-    run unshare -m sh -c 'mount -t tmpfs none /proc/pressure && exec "$1" -v 8M' sh "$swap"
+    run unshare -m sh -c 'mount -t tmpfs none /proc/pressure || exit 9
+        rel=$(sed -n "s/^0:://p" /proc/self/cgroup)
+        for m in $(awk "\$3 == \"cgroup2\" { print \$2 }" /proc/self/mounts); do
+            f=$m${rel%/}/memory.pressure
+            [ ! -e "$f" ] || mount --bind /dev/null "$f" || exit 9
+        done
+        exec "$1" -v 8M' sh "$swap"
     got=$(sed -n '/^start: /,$p' "$out" | sed 's/ *RSS .*//' | tr '\n' '|')
     ok "no /proc/pressure: exit status 0, nothing on stderr" clean
     ok "no /proc/pressure: -v says PSI is off and how to turn it on (psi=1)" \
