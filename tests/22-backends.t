@@ -74,9 +74,11 @@ zs=/sys/module/zswap/parameters
 # gone (keep_gone), not another test's, running beside this one.
 state() {
     awk 'NR > 1 { print "swap", $1, $2, $5 }' /proc/swaps
-    for d in /sys/block/zram*; do [ -e "$d" ] && echo "zram ${d##*/} $(cat "$d/disksize")"; done
+    # (The files read by the shell: state runs in the loops that wait for
+    # the machine to come back.)
+    for d in /sys/block/zram*; do [ -e "$d" ] && read -r ds <"$d/disksize" && echo "zram ${d##*/} $ds"; done
     [ -d /sys/module/zram ] && echo "zram module loaded"
-    [ -f "$zs/enabled" ] && echo "zswap $(cat "$zs/enabled") $(cat "$zs/compressor")"
+    [ -f "$zs/enabled" ] && read -r ze <"$zs/enabled" && read -r zc <"$zs/compressor" && echo "zswap $ze $zc"
     ls -d "$state_dir"/swap-backends.* "$work_dir"/swap-backends.* 2>/dev/null
     find /sys/fs/cgroup -type d -name 'swap-box.*' -user 0 2>/dev/null | keep_gone
 }
