@@ -12,7 +12,19 @@ f=/sys/kernel/mm/transparent_hugepage/enabled
 [ -w "$f" ] || skip_all "cannot set THP mode (not root, or no THP in this kernel)"
 hpage=$(cat /sys/kernel/mm/transparent_hugepage/hpage_pmd_size 2>/dev/null)
 [ -n "$hpage" ] || skip_all "no /sys/kernel/mm/transparent_hugepage/hpage_pmd_size: the huge page size is unknown"
-need_room 512
+# The run is held by its own output: swap -i PAGE prints a line (86 bytes,
+# 80 at least) for each page written and read, into a pipe this test stops
+# reading once the run has written 8 MB.  A pipe holds 16 pages
+# (PIPE_DEF_BUFFERS, fs/pipe.c), and the reader may have taken up to 64 KiB
+# more than it used: the run can get that far ahead and no further, so it
+# is made to have twice that many lines still to print, and it stays
+# mapped, blocked in write(2), until the test reads on.  (4 KiB pages:
+# 32 MB; 16 KiB: 68 MB; 64 KiB: 875 MB.)
+page=$(getconf PAGESIZE)
+ahead=$(((16 * page + 65536) / 80))
+size_mb=$(((2 * ahead * page + 8 * 1048576) / 2 / 1048576 + 1))
+[ "$size_mb" -ge 32 ] || size_mb=32
+need_room "$size_mb"
 # Its turn (swap_lock): it sweeps, and a sweep of this user's must not meet
 # what tests/17 of another suite leaves on purpose inside its own turn.
 swap_lock
@@ -22,35 +34,25 @@ thp always || { fail "set THP to always"; done_testing; }
 pass "THP set to always (was $thp_saved), recorded in $state_dir/swap-test.$tag.thp"
 ok "the record holds the mode to put back ($thp_saved)" [ "$(cat "$state_dir/swap-test.$tag.thp" 2>/dev/null)" = "$thp_saved" ]
 
-# caught: a 512 MB run held still (SIGSTOP) while it writes, once 128 MB of
-# it is resident; its huge pages then, in kB, in $huge_kb and its RSS in
-# $rss_kb.  A run that ends before it is caught is tried again.
-caught() {
-    "$swap" 512M >/dev/null 2>"$err" &
-    p=$!
-    rss_kb=0 huge_kb=''
-    while running_child "$p"; do
-        r=$(awk '$1 == "VmRSS:" { print $2 }' "/proc/$p/status" 2>/dev/null)
-        if [ "${r:-0}" -gt 131072 ]; then
-            own_kill -STOP "$p"
-            rss_kb=$(awk '$1 == "Rss:" { print $2 }' "/proc/$p/smaps_rollup" 2>/dev/null)
-            huge_kb=$(awk '$1 == "AnonHugePages:" { print $2 }' "/proc/$p/smaps_rollup" 2>/dev/null)
-            own_kill -CONT "$p"
-            break
-        fi
-        sleep 0.01
-    done
-    wait "$p"
-    rc=$?
-    [ -n "$huge_kb" ]
-}
-tries=1
-until caught || [ $tries -ge 3 ]; do tries=$((tries + 1)); done
+# held: the run, stopped by its full pipe with 8 MB or more of it written;
+# its huge pages then, in kB, in $huge_kb, and its RSS in $rss_kb.  Read
+# on, it finishes: its exit status in $rc.
+mkfifo "$tmp/lines"
+"$swap" -i "$page" "${size_mb}M" >"$tmp/lines" 2>"$err" &
+p=$!
+exec 7<"$tmp/lines"
+sed -n '/^writing: *8 MB /q' <&7
+rss_kb=$(awk '$1 == "Rss:" { print $2 }' "/proc/$p/smaps_rollup" 2>/dev/null)
+huge_kb=$(awk '$1 == "AnonHugePages:" { print $2 }' "/proc/$p/smaps_rollup" 2>/dev/null)
+cat <&7 >/dev/null
+exec 7<&-
+wait "$p"
+rc=$?
 is "the run exit status 0" "$rc" -eq 0
-if [ -z "$huge_kb" ]; then
-    fail "no huge page in the run's mapping" "the run ended before it could be held, $tries times"
+if [ -z "$huge_kb" ] || [ "${rss_kb:-0}" -lt 8192 ]; then
+    fail "no huge page in the run's mapping" "not held with 8 MB written: Rss '$rss_kb' kB, AnonHugePages '$huge_kb' kB"
 else
-    is "no huge page in the run's mapping (AnonHugePages $huge_kb kB, of $rss_kb kB resident; huge pages of $((hpage / 1024)) kB)" "$huge_kb" -eq 0
+    is "no huge page in the run's mapping (AnonHugePages $huge_kb kB, of $rss_kb kB resident, held by its pipe; huge pages of $((hpage / 1024)) kB)" "$huge_kb" -eq 0
 fi
 
 # Put back by the cleanup; here, by the sweep, as after kill -9.
