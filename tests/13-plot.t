@@ -37,7 +37,7 @@ seconds_across() {
         [ "$(grep -c '<line class="stepend"' "$made")" -eq 4 ]
 }
 
-"$swap" -i 32M >"$tmp/plain.txt"
+"$swap" -i 8M 64M >"$tmp/plain.txt"
 cp "$tmp/plain.txt" "$tmp/other run.txt"
 run sh "$plot" "$tmp/plain.txt" "$tmp/other run.txt"
 cp "$out" "$tmp/two.svg"
