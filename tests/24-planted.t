@@ -14,7 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 begin "$@"
 need_users victim
-plan 15
+plan 16
 
 # refused DESC WHY PROG: root's box run of PROG exits 126 with one line
 # that names PROG and WHY, and PROG (which would write $tmp/ran) never ran.
@@ -99,15 +99,18 @@ as_victim rmdir "/tmp/swap-lab-$victim_uid" 2>/dev/null
 bound=$((3 * base > 2000 ? 3 * base : 2000))
 # Squatted between a look and the mkdir: the name is free when the
 # victim's box_dirs starts, and the student makes it just before the
-# victim's mkdir of it (that mkdir waits for her folder).  The victim
-# still gets a folder of its own, not a refusal.
+# victim's mkdir of it: that mkdir says it is there (a file in a folder of
+# the victim's) and waits for her folder; the test waits for the word.
+# The victim still gets a folder of its own, not a refusal.
 fb=/tmp/swap-lab-$victim_uid
+mkdir -m 700 "$co/at" && chown "$victim:" "$co/at"
 # shellcheck disable=SC2016 # expanded by the victim's sh
-as_victim timeout 20 sh -c 'box_library=1 box_self=$1 fb=$2; . "$1"
-    mkdir() { if [ "${3-}" = "$fb" ]; then i=0; while [ ! -d "$fb" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done; fi; command mkdir "$@"; }
-    box_dirs && echo "$state_dir"' sh "$co/box" "$fb" >"$tmp/race.out" 2>"$tmp/race.err" &
+as_victim timeout 20 sh -c 'box_library=1 box_self=$1 fb=$2 at=$3; . "$1"
+    mkdir() { if [ "${3-}" = "$fb" ]; then : >"$at/mkdir"; i=0; while [ ! -d "$fb" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done; fi; command mkdir "$@"; }
+    box_dirs && echo "$state_dir"' sh "$co/box" "$fb" "$co/at" >"$tmp/race.out" 2>"$tmp/race.err" &
 racing=$!
-sleep 0.3
+wait_max=200 wait_for test -e "$co/at/mkdir"
+ok "squatted between the look and the mkdir: the victim at its mkdir of $fb when the student makes it" test -e "$co/at/mkdir"
 as_student mkdir "$fb"
 wait "$racing"
 rc=$?
