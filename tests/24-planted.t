@@ -126,9 +126,11 @@ as_student rmdir "$fb"
 # A hard link at the name, to a file of the victim's that anyone may
 # write (fs.protected_hardlinks lets her link such a file): not a folder
 # of the victim's, so a squat like the others, and the victim keeps to a
-# folder of its own, not a refusal.
+# folder of its own, not a refusal.  (The file in /tmp itself: a hard
+# link cannot cross to another file system, and /var/tmp may be one, as
+# in the Debian 12 guest, where /tmp is a tmpfs.)
 # shellcheck disable=SC2016 # expanded by the victim's sh
-vf=$(as_victim sh -c 'f=$(mktemp /var/tmp/swap-vf.XXXXXX) && chmod 666 "$f" && echo "$f"')
+vf=$(as_victim sh -c 'f=$(mktemp /tmp/swap-vf.XXXXXX) && chmod 666 "$f" && echo "$f"')
 if [ -n "$vf" ] && as_student ln "$vf" "$fb" 2>"$tmp/ln.err"; then
     dirs_ms
     case $got in "$fb".??????) mine=$(stat -c '%U %a' "$got") ;; *) mine='' ;; esac
