@@ -42,8 +42,11 @@ mkfifo "$tmp/lines"
 p=$!
 exec 7<"$tmp/lines"
 sed -n '/^writing: *8 MB /q' <&7
-rss_kb=$(awk '$1 == "Rss:" { print $2 }' "/proc/$p/smaps_rollup" 2>/dev/null)
-huge_kb=$(awk '$1 == "AnonHugePages:" { print $2 }' "/proc/$p/smaps_rollup" 2>/dev/null)
+# (Both from one read of smaps_rollup: the same moment's figures.)
+rss_kb='' huge_kb=''
+read -r rss_kb huge_kb <<EOF2
+$(awk '$1 == "Rss:" { r = $2 } $1 == "AnonHugePages:" { h = $2 } END { if (h != "") print r, h }' "/proc/$p/smaps_rollup" 2>/dev/null)
+EOF2
 cat <&7 >/dev/null
 exec 7<&-
 wait "$p"
