@@ -10,6 +10,8 @@
 #                     appended to) as it starts, as it takes its turn and
 #                     as it lets it go: the chain of turns, which is make
 #                     check's length, and how long it waited to begin
+#   TEST_WAIT_LOG=F   each wait_for adds a line to F: hundredths of a
+#                     second it waited, the test, what it waited for
 #
 # make check runs three tests at a time (JOBS, in the Makefile).  Those
 # that swap, make boxes or read what swap is on take turns (swap_lock):
@@ -590,6 +592,20 @@ state_of() {
 # the waits are long, pays some 50 ms for each.
 wait_max=600
 wait_for() {
+    [ -z "${TEST_WAIT_LOG-}" ] || read -r wf_t0 _ </proc/uptime
+    wait_until "$@"
+    wf_rc=$?
+    [ -z "${TEST_WAIT_LOG-}" ] || wait_log "$@"
+    return $wf_rc
+}
+# wait_log CMD...: how long this wait took (hundredths of a second), the
+# test and CMD, a line added to TEST_WAIT_LOG.
+wait_log() {
+    read -r wf_t1 _ </proc/uptime
+    echo "$((${wf_t1%.*}${wf_t1#*.} - ${wf_t0%.*}${wf_t0#*.})) ${0##*/} $*" >>"$TEST_WAIT_LOG"
+}
+# wait_until CMD...: wait_for's looks, untimed.
+wait_until() {
     i=0 wf_short=0
     # (Success is CMD's first success: not asked again, since what it
     # looked at may have moved on by then.)
