@@ -240,9 +240,9 @@ reaped_test() {
     [ -n "${student-}" ] || make_student || { skip "$desc" "cannot make a user: $(cat "$tmp/useradd.err")"; return; }
     [ -n "$held_lab" ] || held_lab || { skip "$desc" "cannot make the held class's copy of the lab"; return; }
     rm -rf "$hold/first" "$hold/status"
-    # (8 MB each: what is tested is whom the class signals, not what its
+    # (24 MB each: what is tested is whom the class signals, not what its
     # runs measure, and the run that ends does so sooner.)
-    env --default-signal=INT BOX=16M sh "$held_lab" class 2 8M >"$out" 2>"$err" &
+    env --default-signal=INT BOX=16M sh "$held_lab" class 2 24M >"$out" 2>"$err" &
     bg=$!
     # Its two box helpers, and only they: the lab's own pipelines (the
     # sweep's sed | awk) are children of it too for a moment.  (env runs
