@@ -13,7 +13,7 @@
 #   TEST_WAIT_LOG=F   each wait_for adds a line to F: hundredths of a
 #                     second it waited, the test, what it waited for
 #
-# make check runs three tests at a time (JOBS, in the Makefile).  Those
+# make check runs five tests at a time (JOBS, in the Makefile).  Those
 # that swap, make boxes or read what swap is on take turns (swap_lock):
 # two boxed runs at once would share the swap device, and each one's pages
 # would come back with less of the readahead that the fault counts measure.
