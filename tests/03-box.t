@@ -13,7 +13,7 @@ need_box
 run "$swap"
 cp "$out" "$tmp/plain"
 need_swap
-plan 11
+plan 13
 
 zswap=$(cat /sys/module/zswap/parameters/enabled 2>/dev/null)
 out_before=$(vmstat pswpout) zswp_before=$(vmstat zswpout) zero_before=$(vmstat swpout_zero)
@@ -63,6 +63,22 @@ else
         "$written" -ge "$pages"
 fi
 is "all-zero pages (swpout_zero) are not what went to swap" "$zero" -lt "$((pages / 10 + 1))"
+# A run whose output is a regular file writes into a pipe, and box copies
+# it to the file from outside the box (out_of_box, scripts/box): written
+# from inside, the file's dirty pages were the box's, and on cgroup v1 its
+# reclaim slept a tenth of a second at a time for them.  Every byte
+# arrives, and the status is the run's.  Any other output (a terminal,
+# /dev/null) is the run's own, as given: swap -i draws in place on a
+# terminal.
+# shellcheck disable=SC2016 # expanded by that sh
+run sh "$box" run 16M sh -c 'readlink /proc/self/fd/1; head -c 100000 /dev/zero | tr "\\0" x; echo; exit 3'
+# shellcheck disable=SC2317 # called by ok
+piped() { [ "$rc" -eq 3 ] && head -n 1 "$out" | grep -q '^pipe:' && [ "$(sed -n 2p "$out" | tr -d '\n' | wc -c)" -eq 100000 ]; }
+ok "a run whose output is a file writes into a pipe, all of it reaching the file, exit 3 ($(head -n 1 "$out"), $rc)" piped
+# shellcheck disable=SC2016 # expanded by that sh
+sh "$box" run 16M sh -c 'exec 3>&1; readlink /proc/self/fd/3 >&2' >/dev/null 2>"$err"
+ok "a run whose output is not a file keeps it ($(cat "$err"))" [ "$(cat "$err")" = /dev/null ]
+
 # No cgroup can be made here (the cgroup file systems read-only, as in a
 # container without write access to its cgroups): box run refuses in one
 # line, naming the read-only file system and the ways out, exit 125, and
