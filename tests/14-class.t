@@ -79,7 +79,8 @@ diag "box: $how"
 # lines passed on; run 1 (the one in box swap-box.TAG.1, or the scope
 # swap-box-PID-START-1.scope), which makes $hold/first, stops passing
 # them on after its first progress line (writing: ...) until $hold/go, a
-# FIFO, is opened for writing; the others run the real one straight.
+# FIFO, is opened for writing; the others run the real one straight, or,
+# where $hold/go2 (a FIFO too) is there, once it is opened for writing.
 # Run 1, not whichever starts first: the lab waits for its runs in order,
 # so only a run after the first can end, and be reaped, behind its back.
 # $hold is the asker's (under sudo root's flows run ./swap as her).
@@ -101,6 +102,8 @@ if grep -Eq 'swap-box[.-][0-9]+[.-][0-9]+[.-]1(\.scope)?\$' /proc/self/cgroup &&
     }
     exit "\$(cat "$hold/status")"
 fi
+# The others wait first for \$hold/go2 where the test made it (reaped_test).
+[ ! -p "$hold/go2" ] || : <"$hold/go2"
 exec "$swap" "\$@"
 HELD
     held_lab="$tmp/co/scripts/lab"
@@ -240,31 +243,39 @@ reaped_test() {
     [ -n "${student-}" ] || make_student || { skip "$desc" "cannot make a user: $(cat "$tmp/useradd.err")"; return; }
     [ -n "$held_lab" ] || held_lab || { skip "$desc" "cannot make the held class's copy of the lab"; return; }
     rm -rf "$hold/first" "$hold/status"
-    # (24 MB each: what is tested is whom the class signals, not what its
-    # runs measure, and the run that ends does so sooner.)
-    env --default-signal=INT BOX=16M sh "$held_lab" class 2 24M >"$out" 2>"$err" &
+    # Run 2 waits at its start until the test has seen both helpers
+    # ($hold/go2): the lab cannot reap it before it is seen, however fast
+    # it runs or slow the machine.  (8 MB each: what is tested is whom the
+    # class signals, not what its runs measure.)
+    as_hold mkfifo "$hold/go2" || { fail "$desc" "cannot make $hold/go2"; return; }
+    env --default-signal=INT BOX=16M sh "$held_lab" class 2 8M >"$out" 2>"$err" &
     bg=$!
     # Its two box helpers, and only they: the lab's own pipelines (the
     # sweep's sed | awk) are children of it too for a moment.  (env runs
     # the lab in its own process: $bg is the lab.)
+    # shellcheck disable=SC2317 # called through both
     helpers() { pgrep -P "$bg" -f "^sh [^ ]*/scripts/box run "; }
+    # (The helpers' PIDs from the same look that saw both.)
     # shellcheck disable=SC2317 # called through wait_for
-    both() { [ "$(helpers | wc -l)" -ge 2 ]; }
+    both() { hs=$(helpers) && [ "$(echo "$hs" | wc -l)" -ge 2 ]; }
     if ! wait_for both; then
-        own_kill -TERM "$bg"; wait "$bg"
+        exec 6<>"$hold/go2"; own_kill -TERM "$bg"; wait "$bg"; exec 6>&-; as_hold rm -f "$hold/go2"
         fail "$desc" "the class did not start its two runs" "$(cat "$out" "$err")"
         return
     fi
-    # One run is held (held_lab) and cannot end; the other ends, and the
-    # lab's shell reaps its helper while it waits: that helper's PID is free.
+    # Run 2 goes on (go2 kept open by this shell, as release does); run 1
+    # is held (held_lab) and cannot end; run 2 ends, and the lab's shell
+    # reaps its helper while it waits: that helper's PID is free.
+    exec 6<>"$hold/go2"
     # shellcheck disable=SC2317 # called through wait_for
     reaped() { for h in $hs; do [ -e "/proc/$h" ] || { second=$h; return 0; }; done; return 1; }
-    hs=$(helpers) second=''
+    second=''
     if ! wait_max=3000 wait_for test -d "$hold/first" || ! wait_max=3000 wait_for reaped; then
-        own_kill -TERM "$bg"; wait "$bg"
+        own_kill -TERM "$bg"; wait "$bg"; exec 6>&-; as_hold rm -f "$hold/go2"
         fail "$desc" "one run could not be held while the other ended" "$(cat "$out" "$err")"
         return
     fi
+    exec 6>&-; as_hold rm -f "$hold/go2"
     plant_at "$second"
     if [ -z "$sentinel" ]; then
         own_kill -TERM "$bg"; wait "$bg"
