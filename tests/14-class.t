@@ -248,6 +248,8 @@ reaped_test() {
     # it runs or slow the machine.  (8 MB each: what is tested is whom the
     # class signals, not what its runs measure.)
     as_hold mkfifo "$hold/go2" || { fail "$desc" "cannot make $hold/go2"; return; }
+    # go2_done: run 2 let go for good, the FIFO gone (for the next class).
+    go2_done() { exec 6>&-; as_hold rm -f "$hold/go2"; }
     env --default-signal=INT BOX=16M sh "$held_lab" class 2 8M >"$out" 2>"$err" &
     bg=$!
     # Its two box helpers, and only they: the lab's own pipelines (the
@@ -259,7 +261,7 @@ reaped_test() {
     # shellcheck disable=SC2317 # called through wait_for
     both() { hs=$(helpers) && [ "$(echo "$hs" | wc -l)" -ge 2 ]; }
     if ! wait_for both; then
-        exec 6<>"$hold/go2"; own_kill -TERM "$bg"; wait "$bg"; exec 6>&-; as_hold rm -f "$hold/go2"
+        exec 6<>"$hold/go2"; own_kill -TERM "$bg"; wait "$bg"; go2_done
         fail "$desc" "the class did not start its two runs" "$(cat "$out" "$err")"
         return
     fi
@@ -271,11 +273,11 @@ reaped_test() {
     reaped() { for h in $hs; do [ -e "/proc/$h" ] || { second=$h; return 0; }; done; return 1; }
     second=''
     if ! wait_max=3000 wait_for test -d "$hold/first" || ! wait_max=3000 wait_for reaped; then
-        own_kill -TERM "$bg"; wait "$bg"; exec 6>&-; as_hold rm -f "$hold/go2"
+        own_kill -TERM "$bg"; wait "$bg"; go2_done
         fail "$desc" "one run could not be held while the other ended" "$(cat "$out" "$err")"
         return
     fi
-    exec 6>&-; as_hold rm -f "$hold/go2"
+    go2_done
     plant_at "$second"
     if [ -z "$sentinel" ]; then
         own_kill -TERM "$bg"; wait "$bg"
