@@ -222,7 +222,7 @@ else
     (while :; do awk 'NR > 1 { print $1 }' /proc/swaps | while read -r f; do
         u=$(stat -L -c %u "$f" 2>/dev/null) && printf '%s %s\n' "$u" "$f"; done; sleep 0.05; done) >"$tmp/swaps.seen" 2>/dev/null &
     watcher=$!
-    flow "make demo TEMP_SWAP=1 under a racing student" env TEMP_SWAP=1 BOX=16M SIZE=64M sh "$lab" demo "$swap" 64M
+    flow "make demo TEMP_SWAP=1 under a racing student" env TEMP_SWAP=1 BOX=8M SIZE=32M sh "$lab" demo "$swap" 32M
     own_kill -TERM "$watcher"
     wait "$watcher" 2>/dev/null
     runuser -u "$student" -- kill -KILL -1 2>/dev/null
@@ -287,7 +287,7 @@ else
     vg=''
     for i in 1 2 3; do
         # shellcheck disable=SC2086 # the options, a word each
-        (cd "$tmp/cwd" && exec valgrind $memcheck_opts "$swap" 8M) >"$out.$i" 2>"$err.$i" &
+        (cd "$tmp/cwd" && exec valgrind $memcheck_opts "$swap" 1M) >"$out.$i" 2>"$err.$i" &
         vg="$vg $!"
     done
     ok=1
