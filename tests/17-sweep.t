@@ -7,8 +7,8 @@
 # what is left, and the next run (or the sweep) undoes it all and says so in
 # one line.  A sweep leaves alone what a live run owns, and what is not
 # named as ours.  The boxed runs map 256 MB in 16 MB boxes (the live one,
-# which reads all back at the end, 64 MB: the same in a quarter of the
-# time) and are held still (SIGSTOP) where the test wants them: before they write a page, or
+# which reads all back at the end, 32 MB: it has pages in swap all the
+# same) and are held still (SIGSTOP) where the test wants them: before they write a page, or
 # once they have pages in swap, without racing their end on a loaded,
 # traced (the census) or emulated machine.  Last, the same kills with the
 # guard on, as a teacher's runs have it: make demo, make class and the 1997
@@ -282,7 +282,7 @@ fi
 if ! want_swap; then
     for t in "a live run is left alone" "the live run still runs" "the live run finishes intact"; do box_skip "$t" "$swap_why"; done
 else
-    boxed_held "$tmp/live.out" 64M && hold_in_swap
+    boxed_held "$tmp/live.out" 32M && hold_in_swap
     live=$!
     run sh "$box" sweep
     ok "a sweep during a live run: nothing to clean ($(cat "$err"))" failed_saying 0 'nothing left behind'
