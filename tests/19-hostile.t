@@ -241,11 +241,11 @@ as_student find /tmp /var/tmp "$open" -maxdepth 1 -name 'swap-demo.*.swapfile' -
 if ! want_swap; then
     for t in "make class" "cache-vs-anon" "make plot"; do box_skip "$t" "$swap_why"; done
 else
-    flow "make class N=2" env BOX=16M sh "$lab" class 2 24M
+    flow "make class N=2" env BOX=8M sh "$lab" class 2 16M
     [ "$rc" -eq 0 ] || show_run
     flow "scripts/cache-vs-anon -c 200" env CVA_REREAD_MAX=2 CVA_BOX=16M CVA_FILE_MB=10 CVA_SIZE=12M sh "$top/scripts/cache-vs-anon" -c 200
     [ "$rc" -eq 0 ] || show_run
-    flow "make plot" env BOX=16M sh "$lab" plot "$tmp/cwd/swap.svg" "$swap" -i 8M 24M
+    flow "make plot" env BOX=8M sh "$lab" plot "$tmp/cwd/swap.svg" "$swap" -i 8M 16M
     [ "$rc" -eq 0 ] || show_run
 fi
 
