@@ -170,8 +170,9 @@ finished() {
 }
 # The two boxed ones are made before the turn (the engine's own setup
 # needs none) and only started in it; the cleanup below removes them.
-boxed=$(engine create -m 64m --memory-swap 1g "$img" -v) && noswap=$(engine create -m 64m --memory-swap 64m "$img") ||
+if ! { boxed=$(engine create -m 64m --memory-swap 1g "$img" -v) && noswap=$(engine create -m 64m --memory-swap 64m "$img"); }; then
     fail "$name create: the two boxed containers" "$boxed $noswap"
+fi
 started plain engine run --rm "$img"
 if want_swap; then
     started boxed engine start -a "$boxed"
