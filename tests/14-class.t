@@ -84,14 +84,16 @@ diag "box: $how"
 # Run 1, not whichever starts first: the lab waits for its runs in order,
 # so only a run after the first can end, and be reaped, behind its back.
 # $hold is the asker's (under sudo root's flows run ./swap as her).
+# held_lab [NAME]: such a copy, $tmp/co.NAME, and its $hold (.../NAME);
+# NAME hold unless given.
 held_lab() {
     asker_out || return 1
-    hold=${asker_tmp:-$tmp}/hold
+    hold=${asker_tmp:-$tmp}/${1:-hold} co=$tmp/co.${1:-hold}
     as_hold() { if [ -n "$asker_tmp" ]; then as_asker "$@"; else "$@"; fi; }
     as_hold mkdir "$hold" && as_hold mkfifo "$hold/go" || return 1
     # shellcheck disable=SC2086 # box_files: the files, a word each
-    mkdir "$tmp/co" "$tmp/co/scripts" && cp $box_files "$lab" "$tmp/co/scripts/" || return 1
-    cat >"$tmp/co/swap" <<HELD && chmod 755 "$tmp/co/swap"
+    mkdir "$co" "$co/scripts" && cp $box_files "$lab" "$co/scripts/" || return 1
+    cat >"$co/swap" <<HELD && chmod 755 "$co/swap"
 #!/bin/sh
 # tests/14's stand-in for ./swap: run 1 holds.
 if grep -Eq 'swap-box[.-][0-9]+[.-][0-9]+[.-]1(\.scope)?\$' /proc/self/cgroup && mkdir "$hold/first" 2>/dev/null; then
@@ -106,7 +108,7 @@ fi
 [ ! -p "$hold/go2" ] || : <"$hold/go2"
 exec "$swap" "\$@"
 HELD
-    held_lab="$tmp/co/scripts/lab"
+    held_lab=$co/scripts/lab
 }
 # release: the held run goes on: $hold/go opened for writing (read-write,
 # so this never blocks, whether the held run still waits or has been
@@ -117,7 +119,11 @@ HELD
 # check here, tests/14 #15 failing after the looker's 120 s.)
 release() { exec 7<>"$hold/go"; }
 
-# (64 MB each in 16 MB boxes: the lesson's proportions, a quarter of its time.)
+# The class of 2 on a pipe below is held too, in a copy of its own: its run
+# 1 at its first progress line until the class's own first progress line
+# is out, so that the class cannot end before it, however fast the machine.
+held_lab pipe || bail "cannot make the held class's copy of the lab in $tmp/co.pipe"
+pipe_lab=$held_lab pipe_hold=$hold
 # A class of 2 on a terminal (tmux, 200 x 40; 32 MB each), beside the one
 # below (two classes at once: the fault counts are not what either checks);
 # its run 1 held at its first progress line until the screen shows it.
@@ -125,7 +131,7 @@ sock='' held_lab=''
 if ! command -v tmux >/dev/null 2>&1; then
     :
 elif ! held_lab; then
-    bail "cannot make the held class's copy of the lab in $tmp/co"
+    bail "cannot make the held class's copy of the lab in $tmp/co.hold"
 else
     sock=$tmp/tmux
     # shellcheck disable=SC2317 # called through wait_for
@@ -150,8 +156,19 @@ else
     fi
 fi
 # (Its watch every tenth of a second, CLASS_EVERY from lib.sh: a line on
-# a pipe every half second.)
-run env BOX=16M sh "$lab" class 2 64M
+# a pipe every half second.  32 MB each in 8 MB boxes: the lesson's
+# proportions.)  Its run 1 let go ($pipe_hold/go, opened for writing and
+# kept open, as release does) once the class's first progress line is out,
+# or the class has ended without one.
+env BOX=8M sh "$pipe_lab" class 2 32M >"$out" 2>"$err" &
+pc=$!
+# shellcheck disable=SC2317 # called through wait_for
+progress_out() { has "$out" '^class: after ' || [ "$(state_of "$pc")" = Z ]; }
+wait_for progress_out
+exec 8<>"$pipe_hold/go"
+wait "$pc"
+rc=$?
+exec 8>&-
 show_run
 is "a class of 2: exit status 0 (both completed, pages intact)" "$rc" -eq 0
 is "a class of 2: a line per run, the run's last line" "$(grep -c '^run   [12]: after reading it back: ' "$out")" -eq 2
