@@ -71,14 +71,14 @@ if ! { how=$(sh "$box" how) && want_swap; }; then
 fi
 diag "box: $how"
 
-# boxed ORDER [OPTION...]: size_mb of it in a box of a quarter of that,
-# with its page map; sets $reads, the read step's major faults.  32 MB
-# where pages are 4 KiB, each of the map's 64 marks 128 pages; 64 MB with
-# larger pages, where the marks' allowances below were measured (64 pages
-# a mark at 16 KiB, 16 at 64 KiB): a mark of fewer pages reads a random
-# read's spread as swap more often.
-size_mb=64
-[ "$(getconf PAGESIZE)" -gt 4096 ] || size_mb=32
+# boxed ORDER [OPTION...]: size_mb of it in a box of a quarter of that
+# (small_box), with its page map; sets $reads, the read step's major
+# faults.  Each of the map's 64 marks is 128 pages at 4 KiB (32 MB), 64 at
+# 16 KiB and 16 at 64 KiB (64 MB), where the marks' allowances below were
+# measured: a mark of fewer pages reads a random read's spread as swap more
+# often.
+small_box
+size_mb=$run_mb
 boxed() {
     order=$1
     shift

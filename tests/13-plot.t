@@ -119,15 +119,16 @@ if ! { how=$(sh "$box" how) && want_swap; }; then
     done
     done_testing
 fi
-# (32 MB in an 8 MB box: the lesson's proportions, an eighth of its time.)
+# (small_box: the lesson's proportions at less than its size.)
+small_box
 # (OUT in a folder the one who asked may write: under sudo, hers.)
 asker_out || fail "a folder for the figure, as UID $run_uid" "cannot make one in her lab folder"
 made=${asker_tmp:-$tmp}/made.svg
-run env BOX=8M SIZE=32M AXIS=time sh "$lab" plot "$made" "$swap" -i 8M 32M
+run env BOX="${box_mb}M" SIZE="${run_mb}M" AXIS=time sh "$lab" plot "$made" "$swap" -i "${box_mb}M" "${run_mb}M"
 is "lab plot: exit status 0" "$rc" -eq 0
 [ "$rc" -eq 0 ] || show_run
 lim=$(runner_limit_mb)
-if [ -n "$lim" ] && [ "$lim" -lt 32 ]; then
+if [ -n "$lim" ] && [ "$lim" -lt "$run_mb" ]; then
     # The runner is the box: one run, named after its limit.
     ok "lab plot in a runner limited to $lim MB: the one run under that limit, drawn (XML $xml)" drawn ">$lim MB limit</text>" 1
     for t in "lab plot: the boxed RSS line peaks below the plain one" "lab plot: the axis in seconds" "lab plot: the boxed read drawn wider"; do
@@ -135,7 +136,7 @@ if [ -n "$lim" ] && [ "$lim" -lt 32 ]; then
     done
     done_testing
 fi
-ok "lab plot: the plain and the 8M box run drawn (XML $xml)" drawn '>8M box</text>' 2
+ok "lab plot: the plain and the ${box_mb}M box run drawn (XML $xml)" drawn ">${box_mb}M box</text>" 2
 # The boxed RSS line stays under the plain one: its highest point (smallest
 # y) is lower on the page.
 top_y() { grep "<polyline class=\"rss\"" "$made" | sed -n "$1p" | sed 's/.*points="\([^"]*\)".*/\1/' |

@@ -156,11 +156,11 @@ else
     fi
 fi
 # (Its watch every tenth of a second, CLASS_EVERY from lib.sh: a line on
-# a pipe every half second.  32 MB each in 8 MB boxes: the lesson's
-# proportions.)  Its run 1 let go ($pipe_hold/go, opened for writing and
+# a pipe every half second.  small_box: the lesson's proportions.)  Its run 1 let go ($pipe_hold/go, opened for writing and
 # kept open, as release does) once the class's first progress line is out,
 # or the class has ended without one.
-env BOX=8M sh "$pipe_lab" class 2 32M >"$out" 2>"$err" &
+small_box
+env BOX="${box_mb}M" sh "$pipe_lab" class 2 "${run_mb}M" >"$out" 2>"$err" &
 pc=$!
 # shellcheck disable=SC2317 # called through wait_for
 progress_out() { has "$out" '^class: after ' || [ "$(state_of "$pc")" = Z ]; }

@@ -181,6 +181,9 @@ flow() {
     ok "$desc: finishes (exit $rc), no hang" [ "$rc" -ne 124 ]
 }
 
+# (Small runs in small boxes, small_box's: what is checked is where the
+# flows keep their files, not what the runs measure.)
+small_box
 flow "scripts/box sweep" sh "$box" sweep
 diag "sweep said: $(cat "$err")"
 
@@ -222,7 +225,7 @@ else
     (while :; do awk 'NR > 1 { print $1 }' /proc/swaps | while read -r f; do
         u=$(stat -L -c %u "$f" 2>/dev/null) && printf '%s %s\n' "$u" "$f"; done; sleep 0.05; done) >"$tmp/swaps.seen" 2>/dev/null &
     watcher=$!
-    flow "make demo TEMP_SWAP=1 under a racing student" env TEMP_SWAP=1 BOX=8M SIZE=32M sh "$lab" demo "$swap" 32M
+    flow "make demo TEMP_SWAP=1 under a racing student" env TEMP_SWAP=1 BOX="${box_mb}M" SIZE="${run_mb}M" sh "$lab" demo "$swap" "${run_mb}M"
     own_kill -TERM "$watcher"
     wait "$watcher" 2>/dev/null
     runuser -u "$student" -- kill -KILL -1 2>/dev/null
@@ -241,11 +244,11 @@ as_student find /tmp /var/tmp "$open" -maxdepth 1 -name 'swap-demo.*.swapfile' -
 if ! want_swap; then
     for t in "make class" "cache-vs-anon" "make plot"; do box_skip "$t" "$swap_why"; done
 else
-    flow "make class N=2" env BOX=8M sh "$lab" class 2 16M
+    flow "make class N=2" env BOX="${box_mb}M" sh "$lab" class 2 "$((2 * box_mb))M"
     [ "$rc" -eq 0 ] || show_run
     flow "scripts/cache-vs-anon -c 200" env CVA_REREAD_MAX=2 CVA_BOX=16M CVA_FILE_MB=10 CVA_SIZE=12M sh "$top/scripts/cache-vs-anon" -c 200
     [ "$rc" -eq 0 ] || show_run
-    flow "make plot" env BOX=8M sh "$lab" plot "$tmp/cwd/swap.svg" "$swap" -i 8M 16M
+    flow "make plot" env BOX="${box_mb}M" sh "$lab" plot "$tmp/cwd/swap.svg" "$swap" -i "${box_mb}M" "$((2 * box_mb))M"
     [ "$rc" -eq 0 ] || show_run
 fi
 

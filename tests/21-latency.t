@@ -190,20 +190,21 @@ if ! { how=$(sh "$box" how) && want_swap; }; then
     done_testing
 fi
 diag "box: $how"
-n32=$(pages_in 33554432)
-# 32 MB in an 8 MB box, the lesson's proportions; twice with -l, twice
-# without, alternately (run-to-run noise is the difference between two
+small_box
+nrun=$(pages_in $((run_mb * 1048576)))
+# small_box: the lesson's proportions; twice with -l, twice without,
+# alternately (run-to-run noise is the difference between two
 # runs alike).
 for i in 1 2; do
-    sh "$box" run 8M "$swap" -l 32M >"$tmp/l$i" 2>"$err" || show_run
-    sh "$box" run 8M "$swap" 32M >"$tmp/p$i" 2>"$err" || show_run
+    sh "$box" run "${box_mb}M" "$swap" -l "${run_mb}M" >"$tmp/l$i" 2>"$err" || show_run
+    sh "$box" run "${box_mb}M" "$swap" "${run_mb}M" >"$tmp/p$i" 2>"$err" || show_run
 done
 out=$tmp/l1
 read_majflt=$(( $(field 3 major) - $(field 2 major) ))
 majors=$(n_of "$out" read major)
 diag "$(cat "$out")"
-is "box -l: the write step's kinds add up to its $n32 pages" "$(kinds "$out" writ)" -eq "$n32"
-is "box -l: the read step's kinds add up to its $n32 pages" "$(kinds "$out" read)" -eq "$n32"
+is "box -l: the write step's kinds add up to its $nrun pages" "$(kinds "$out" writ)" -eq "$nrun"
+is "box -l: the read step's kinds add up to its $nrun pages" "$(kinds "$out" read)" -eq "$nrun"
 is "box -l: the read step has major faults ($majors)" "$majors" -gt 0
 # (A few more faults than majors: those on the C library's own pages,
 # evicted in the box and read back between two accesses: perf record -e
@@ -224,7 +225,7 @@ else fail "box -l: a major fault's median" "no 'major fault' line" "$(cat "$out"
 # fast virtual disk a major fault costs only about seven minor ones (A:
 # 70 and 9.7 µs, a share of 51-56 %; docs/answers.md, exercise 13).
 share=$(lat "$out" read major share)
-pct=$((100 * majors / n32))
+pct=$((100 * majors / nrun))
 if traced; then
     # (Each access's two getrusage calls stop at the tracer: its time, not
     # the faults', fills the step.)
@@ -269,11 +270,11 @@ heat_check() {
         }
         END { interval_end() }' "$1" | tr '\n' ';'
 }
-sh "$box" run 8M "$swap" -l -i 4M 32M >"$tmp/h" 2>"$err" || show_run
+sh "$box" run "${box_mb}M" "$swap" -l -i "$((box_mb / 2))M" "${run_mb}M" >"$tmp/h" 2>"$err" || show_run
 got=$(heat_check "$tmp/h")
 nheat=$(grep -c '^  heat ' "$tmp/h")
-is "box -l -i 4M: heat map lines ($nheat): at least 16" "$nheat" -ge 16
-ok "box -l -i 4M: each interval's heat counts add up to its pages, each step's to -l's count per kind" [ -z "$got" ]
+is "box -l -i $((box_mb / 2))M: heat map lines ($nheat): at least 16" "$nheat" -ge 16
+ok "box -l -i $((box_mb / 2))M: each interval's heat counts add up to its pages, each step's to -l's count per kind" [ -z "$got" ]
 # Planted: one count one too many.
 awk '/^  heat major/ && !done { $NF = $NF + 1; $0 = "  " $0; done = 1 } { print }' "$tmp/h" >"$tmp/h1"
 ok "the check catches a heat map count one too many" matches "$(heat_check "$tmp/h1")" '*counts*'

@@ -50,11 +50,12 @@ fi
 need_box
 tests=34
 plan "$tests"
-# Every run of the script here is 32 MB in an 8 MB box, the lesson's
-# proportions at an eighth of its size: each row shows the same readahead,
-# the same route of the pages and the same faults per page as 256 MB in
-# 64 MB does, in an eighth of the time (make backends itself keeps 256M).
-SIZE=32M BOX=8M
+# Every run of the script here is small_box's, the lesson's proportions
+# at less than its size: each row shows the same readahead, the same route
+# of the pages and the same faults per page as 256 MB in 64 MB does (make
+# backends itself keeps 256M).
+small_box
+SIZE=${run_mb}M BOX=${box_mb}M
 export SIZE BOX
 
 want="'-x'" refused "a bad argument" sh "$be" -x
@@ -122,9 +123,9 @@ ok "a row for each backend this kernel has: $got_rows" [ "$got_rows" = "$want_ro
 # minor, 13 out MB, 14 in MB, 15 RAM MB).
 col() { grep -E "$rowre" "$out" | awk -v r="$1" -v f="$2" '$1 == r { print $f }'; }
 pages_mb=$((1048576 / $(getconf PAGESIZE)))
-npages=$((32 * pages_mb))
+npages=$((run_mb * pages_mb))
 sw=$(col swapfile 3)
-is "swapfile: three quarters of 32 MB swapped in the 8 MB box, 20 MB or more" "$sw" -ge 20
+is "swapfile: three quarters of $run_mb MB swapped in the $box_mb MB box, $((run_mb * 5 / 8)) MB or more" "$sw" -ge $((run_mb * 5 / 8))
 # Readahead (swapin_readahead, mm/swap_state.c): a major fault brings up
 # to 8 pages, the rest are minor faults on the swap cache.
 is "swapfile: readahead, fewer read major faults than a quarter of the pages ($npages)" "$(col swapfile 5)" -lt $((npages / 4))
@@ -133,7 +134,7 @@ is "swapfile: at least what was swapped went out to the device (MB)" "$(col swap
 case " $want_rows " in
 *" zswap "*)
     zw=$(col zswap 3)
-    is "zswap: about as much swapped as on the swapfile, 20 MB or more" "$zw" -ge 20
+    is "zswap: about as much swapped as on the swapfile, $((run_mb * 5 / 8)) MB or more" "$zw" -ge $((run_mb * 5 / 8))
     is "zswap: readahead still (swap cache), fewer major faults than a quarter of the pages" "$(col zswap 5)" -lt $((npages / 4))
     is "zswap: no device I/O out (MB), the pool took it all" "$(col zswap 13)" -le $((zw / 50))
     is "zswap: its pool in RAM smaller than what it holds (MB)" "$(col zswap 15 | cut -d. -f1)" -lt "$zw"

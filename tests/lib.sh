@@ -460,6 +460,18 @@ keep_gone() {
 # (256 KB), 1 MB at 16 KiB, 4 MB at 64 KiB.
 rss_lag_mb() { echo $((64 * $(getconf PAGESIZE) / 1048576)); }
 
+# small_box: run_mb and box_mb, a boxed run in the lesson's proportions (a
+# box a quarter of the run) at less than its size: 32 MB in 8 MB where
+# pages are 4 KiB (8,192 pages, 2,048 in the box); 64 MB in 16 MB with
+# larger pages, where the tests' allowances were measured (the arm64 guest,
+# 16 KiB; the ppc64el guest, 64 KiB, where 8 MB is 128 pages).
+# shellcheck disable=SC2034 # for the tests that source this file
+small_box() {
+    run_mb=32
+    [ "$(getconf PAGESIZE)" -le 4096 ] || run_mb=64
+    box_mb=$((run_mb / 4))
+}
+
 # asker_out: a folder for what root's flows write for the one who asked
 # (lab plot OUT), into $asker_tmp: this test's own folder, or, as root under
 # sudo (run_uid is the user who ran it), a folder of that user's, made as
