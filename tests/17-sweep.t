@@ -6,8 +6,7 @@
 # vm.swappiness or (MGLRU) a switched LRU.  Then scripts/box sweep -n lists
 # what is left, and the next run (or the sweep) undoes it all and says so in
 # one line.  A sweep leaves alone what a live run owns, and what is not
-# named as ours.  The demos map 64 MB (their plain run, before the box,
-# is not held), the other boxed runs 256 MB in 16 MB boxes (the live one,
+# named as ours.  The boxed runs map 256 MB in 16 MB boxes (the live one,
 # which reads all back at the end, 32 MB: it has pages in swap all the
 # same) and are held still (SIGSTOP) where the test wants them: before they write a page, or
 # once they have pages in swap, without racing their end on a loaded,
@@ -158,7 +157,7 @@ if [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ]; then
         skip "$t" "swap is on already here, so make demo would make no temporary swapfile"
     done
 else
-    (cd "$top" && exec env TEMP_SWAP=1 BOX=16M sh scripts/lab demo ./swap 64M) >"$tmp/demo.out" 2>&1 9<&- &
+    (cd "$top" && exec env TEMP_SWAP=1 BOX=16M sh scripts/lab demo ./swap) >"$tmp/demo.out" 2>&1 9<&- &
     demo=$!
     demo_tag=$(sh "$box" tag "$demo")
     wait_for in_box_of "$demo_tag" && hold && hold_in_swap
@@ -362,7 +361,7 @@ if ! want_swap; then
     for t in "demo, guarded" "class, guarded" "cva, guarded"; do box_skip "$t" "$swap_why"; done
 else
     # shellcheck disable=SC2016 # expanded by that sh
-    guarded "make demo TEMP_SWAP=1" held_in_box sh -c 'cd "$1" && exec env BOX_GUARD=1 TEMP_SWAP=1 BOX=16M sh scripts/lab demo ./swap 64M' sh "$top"
+    guarded "make demo TEMP_SWAP=1" held_in_box sh -c 'cd "$1" && exec env BOX_GUARD=1 TEMP_SWAP=1 BOX=16M sh scripts/lab demo ./swap' sh "$top"
     guarded "make class N=2" held_in_box env BOX_GUARD=1 BOX=16M sh "$lab" class 2 256M
     # shellcheck disable=SC2086 # box_files: the files, a word each
     mkdir -p "$tmp/c/scripts" && cp "$cva" $box_files "$tmp/c/scripts/" &&
