@@ -78,19 +78,21 @@ diag "box: $how"
 # ./swap is a shell script (held_swap) that runs the real one with its
 # lines passed on; run 1 (the one in box swap-box.TAG.1, or the scope
 # swap-box-PID-START-1.scope), which makes $hold/first, stops passing
-# them on after its first progress line (writing: ...) until $hold/go, a
-# FIFO, is opened for writing; the others run the real one straight, or,
-# where $hold/go2 (a FIFO too) is there, once it is opened for writing.
+# them on after its first progress line (writing: ...) until $hold/go is
+# there; the others run the real one straight, or, where $hold/go2.wait is
+# there, once $hold/go2 is (each looked for every hundredth of a second).
 # Run 1, not whichever starts first: the lab waits for its runs in order,
 # so only a run after the first can end, and be reaped, behind its back.
-# $hold is the asker's (under sudo root's flows run ./swap as her).
+# $hold is the asker's (under sudo root's flows run ./swap as her), and
+# only she makes or removes anything in it (as_hold): root opens no name
+# there, where she could have put a link.
 # held_lab [NAME]: such a copy, $tmp/co.NAME, and its $hold (.../NAME);
 # NAME hold unless given.
 held_lab() {
     asker_out || return 1
     hold=${asker_tmp:-$tmp}/${1:-hold} co=$tmp/co.${1:-hold}
     as_hold() { if [ -n "$asker_tmp" ]; then as_asker "$@"; else "$@"; fi; }
-    as_hold mkdir "$hold" && as_hold mkfifo "$hold/go" || return 1
+    as_hold mkdir "$hold" || return 1
     # shellcheck disable=SC2086 # box_files: the files, a word each
     mkdir "$co" "$co/scripts" && cp $box_files "$lab" "$co/scripts/" || return 1
     cat >"$co/swap" <<HELD && chmod 755 "$co/swap"
@@ -99,25 +101,21 @@ held_lab() {
 if grep -Eq 'swap-box[.-][0-9]+[.-][0-9]+[.-]1(\.scope)?\$' /proc/self/cgroup && mkdir "$hold/first" 2>/dev/null; then
     { "$swap" "\$@"; echo \$? >"$hold/status"; } | {
         while IFS= read -r l; do printf '%s\\n' "\$l"; case \$l in writing:*) break ;; esac; done
-        : <"$hold/go"
+        until [ -e "$hold/go" ]; do sleep 0.01; done
         cat
     }
     exit "\$(cat "$hold/status")"
 fi
-# The others wait first for \$hold/go2 where the test made it (reaped_test).
-[ ! -p "$hold/go2" ] || : <"$hold/go2"
+# The others wait first for \$hold/go2 where the test asks (reaped_test).
+[ ! -e "$hold/go2.wait" ] || until [ -e "$hold/go2" ]; do sleep 0.01; done
 exec "$swap" "\$@"
 HELD
     held_lab=$co/scripts/lab
 }
-# release: the held run goes on: $hold/go opened for writing (read-write,
-# so this never blocks, whether the held run still waits or has been
-# ended) and kept open by this shell, so that the held run's open goes
-# through whether it comes before this or after.  (Opened and closed at
-# once, a release that came between run 1's line and its open left it
-# waiting for good: the class never ended; seen once in a root make
-# check here, tests/14 #15 failing after the looker's 120 s.)
-release() { exec 7<>"$hold/go"; }
+# release [HOLD]: the held run goes on: HOLD/go ($hold/go) made, and left
+# there, so that the held run finds it whether it looks before this or
+# after.
+release() { as_hold touch "${1:-$hold}/go"; }
 
 # The class of 2 on a pipe below is held too, in a copy of its own: its run
 # 1 at its first progress line until the class's own first progress line
@@ -156,19 +154,18 @@ else
     fi
 fi
 # (Its watch every tenth of a second, CLASS_EVERY from lib.sh: a line on
-# a pipe every half second.  small_box: the lesson's proportions.)  Its run 1 let go ($pipe_hold/go, opened for writing and
-# kept open, as release does) once the class's first progress line is out,
-# or the class has ended without one.
+# a pipe every half second.  small_box: the lesson's proportions.)  Its
+# run 1 let go (release) once the class's first progress line is out, or
+# the class has ended without one.
 small_box
 env BOX="${box_mb}M" sh "$pipe_lab" class 2 "${run_mb}M" >"$out" 2>"$err" &
 pc=$!
 # shellcheck disable=SC2317 # called through wait_for
 progress_out() { has "$out" '^class: after ' || [ "$(state_of "$pc")" = Z ]; }
 wait_for progress_out
-exec 8<>"$pipe_hold/go"
+release "$pipe_hold"
 wait "$pc"
 rc=$?
-exec 8>&-
 show_run
 is "a class of 2: exit status 0 (both completed, pages intact)" "$rc" -eq 0
 is "a class of 2: a line per run, the run's last line" "$(grep -c '^run   [12]: after reading it back: ' "$out")" -eq 2
@@ -259,14 +256,15 @@ reaped_test() {
     # shellcheck disable=SC2119 # a student, not a victim
     [ -n "${student-}" ] || make_student || { skip "$desc" "cannot make a user: $(cat "$tmp/useradd.err")"; return; }
     [ -n "$held_lab" ] || held_lab || { skip "$desc" "cannot make the held class's copy of the lab"; return; }
-    rm -rf "$hold/first" "$hold/status"
+    # (Run 1 held again: the go of a class before is gone.)
+    as_hold rm -rf "$hold/first" "$hold/status" "$hold/go"
     # Run 2 waits at its start until the test has seen both helpers
-    # ($hold/go2): the lab cannot reap it before it is seen, however fast
+    # ($hold/go2.wait, then $hold/go2): the lab cannot reap it before it is seen, however fast
     # it runs or slow the machine.  (8 MB each: what is tested is whom the
     # class signals, not what its runs measure.)
-    as_hold mkfifo "$hold/go2" || { fail "$desc" "cannot make $hold/go2"; return; }
-    # go2_done: run 2 let go for good, the FIFO gone (for the next class).
-    go2_done() { exec 6>&-; as_hold rm -f "$hold/go2"; }
+    as_hold touch "$hold/go2.wait" || { fail "$desc" "cannot make $hold/go2.wait"; return; }
+    # go2_done: both names gone (for the next class).
+    go2_done() { as_hold rm -f "$hold/go2" "$hold/go2.wait"; }
     env --default-signal=INT BOX=16M sh "$held_lab" class 2 8M >"$out" 2>"$err" &
     bg=$!
     # Its two box helpers, and only they: the lab's own pipelines (the
@@ -278,14 +276,14 @@ reaped_test() {
     # shellcheck disable=SC2317 # called through wait_for
     both() { hs=$(helpers) && [ "$(echo "$hs" | wc -l)" -ge 2 ]; }
     if ! wait_for both; then
-        exec 6<>"$hold/go2"; own_kill -TERM "$bg"; wait "$bg"; go2_done
+        as_hold touch "$hold/go2"; own_kill -TERM "$bg"; wait "$bg"; go2_done
         fail "$desc" "the class did not start its two runs" "$(cat "$out" "$err")"
         return
     fi
-    # Run 2 goes on (go2 kept open by this shell, as release does); run 1
+    # Run 2 goes on ($hold/go2 made, and left there); run 1
     # is held (held_lab) and cannot end; run 2 ends, and the lab's shell
     # reaps its helper while it waits: that helper's PID is free.
-    exec 6<>"$hold/go2"
+    as_hold touch "$hold/go2"
     # shellcheck disable=SC2317 # called through wait_for
     reaped() { for h in $hs; do [ -e "/proc/$h" ] || { second=$h; return 0; }; done; return 1; }
     second=''
