@@ -82,8 +82,8 @@ size_mb=$run_mb
 boxed() {
     order=$1
     shift
-    run sh "$box" run $((size_mb / 4))M "$swap" -o "$order" "$@" "${size_mb}M"
-    is "$order${*:+ $*}, $size_mb MB in a $((size_mb / 4)) MB box: exit status 0 (every page read back intact)" "$rc" -eq 0
+    run sh "$box" run "${box_mb}M" "$swap" -o "$order" "$@" "${size_mb}M"
+    is "$order${*:+ $*}, $size_mb MB in a $box_mb MB box: exit status 0 (every page read back intact)" "$rc" -eq 0
     [ "$rc" -eq 0 ] || show_run
     diag "$(tail -n 2 "$out")"
     reads=$(($(field 3 major) - $(field 2 major)))

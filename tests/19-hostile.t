@@ -225,9 +225,9 @@ else
     (while :; do awk 'NR > 1 { print $1 }' /proc/swaps | while read -r f; do
         u=$(stat -L -c %u "$f" 2>/dev/null) && printf '%s %s\n' "$u" "$f"; done; sleep 0.05; done) >"$tmp/swaps.seen" 2>/dev/null &
     watcher=$!
-    # (64 MB, as before small_box: #4 wants the watcher to see the demo's
-# swapfile on, which it samples every 50 ms while the demo runs.)
-flow "make demo TEMP_SWAP=1 under a racing student" env TEMP_SWAP=1 BOX=16M SIZE=64M sh "$lab" demo "$swap" 64M
+    # (64 MB, not small_box's: #4 wants the watcher to see the demo's
+    # swapfile on, which it samples every 50 ms while the demo runs.)
+    flow "make demo TEMP_SWAP=1 under a racing student" env TEMP_SWAP=1 BOX=16M SIZE=64M sh "$lab" demo "$swap" 64M
     own_kill -TERM "$watcher"
     wait "$watcher" 2>/dev/null
     runuser -u "$student" -- kill -KILL -1 2>/dev/null
