@@ -2,9 +2,12 @@
 # The container image (container/Containerfile) with a real engine.  On
 # every run: its final stage, built around swap compiled here as the build
 # stage compiles it, holds only the static binary, and a container started
-# with a memory limit is the box: plainly it stays resident; with -m 64m
-# --memory-swap 1g it swaps and -v names both limits; with --memory-swap 64m
-# (no swap) it warns and is killed.  The build stage itself, compiling swap
+# with a memory limit is the box: plainly it stays resident; with -m and
+# --memory-swap 1g it swaps and -v names both limits; with --memory-swap
+# equal to -m (no swap) it warns and is killed.  The boxed ones are
+# small_box's (32 MB in an 8 MB container where pages are 4 KiB): the
+# lesson's proportions, the docs' -m 64m at a quarter of the time;
+# tests/03 runs the lesson's own size.  The build stage itself, compiling swap
 # on a base image made from Debian's packages (no image registry is needed,
 # but debootstrap takes a minute): with REQUIRE_CONTAINER=1 (CI) or
 # TEST_BUILD_STAGE=1, or when a base kept by TEST_BUILD_STAGE=1 is at hand
@@ -170,7 +173,9 @@ finished() {
 }
 # The two boxed ones are made before the turn (the engine's own setup
 # needs none) and only started in it; the cleanup below removes them.
-if ! { boxed=$(engine create -m 64m --memory-swap 1g "$img" -v) && noswap=$(engine create -m 64m --memory-swap 64m "$img"); }; then
+small_box
+if ! { boxed=$(engine create -m "${box_mb}m" --memory-swap 1g "$img" -v "${run_mb}M") &&
+    noswap=$(engine create -m "${box_mb}m" --memory-swap "${box_mb}m" "$img" "${run_mb}M"); }; then
     fail "$name create: the two boxed containers" "$boxed $noswap"
 fi
 started plain engine run --rm "$img"
@@ -190,19 +195,20 @@ if ! want_swap; then
 else
 finished boxed
 show_run
-is "-m 64m --memory-swap 1g: exit 0 (every page read back intact)" "$rc" -eq 0
-is "-m 64m --memory-swap 1g: RSS at most 64 MB after writing" "$(field 2 rss)" -le 64
-is "-m 64m --memory-swap 1g: at least 150 MB in swap after writing" "$(field 2 swap)" -ge 150
-npages=$((268435456 / $(getconf PAGESIZE))) cluster=$(cat /proc/sys/vm/page-cluster)
+in_box="-m ${box_mb}m --memory-swap 1g, $run_mb MB"
+is "$in_box: exit 0 (every page read back intact)" "$rc" -eq 0
+is "$in_box: RSS at most $box_mb MB after writing" "$(field 2 rss)" -le "$box_mb"
+is "$in_box: at least $((run_mb * 5 / 8)) MB in swap after writing" "$(field 2 swap)" -ge $((run_mb * 5 / 8))
+npages=$((run_mb * 1048576 / $(getconf PAGESIZE))) cluster=$(cat /proc/sys/vm/page-cluster)
 m2=$(field 2 major) m3=$(field 3 major)
-is "-m 64m --memory-swap 1g: the read step adds at least $((npages / (2 << cluster))) major faults" \
+is "$in_box: the read step adds at least $((npages / (2 << cluster))) major faults" \
     "$((${m3:-0} - ${m2:-0}))" -ge $((npages / (2 << cluster)))
-ok "-v names the 64 MB limit" grep -qx 'memory limit:   64 MB' "$out"
-ok "-v names the 960 MB of swap (--memory-swap is memory plus swap)" grep -qx 'swap limit:     960 MB' "$out"
+ok "-v names the $box_mb MB limit" grep -qx "memory limit:   $box_mb MB" "$out"
+ok "-v names the $((1024 - box_mb)) MB of swap (--memory-swap is memory plus swap)" grep -qx "swap limit:     $((1024 - box_mb)) MB" "$out"
 
 finished noswap
-ok "--memory-swap 64m (no swap): the warning on stderr" grep -q '^swap: warning: memory limit 64 MB is below 256 MB and the swap limit is 0, so the kernel will kill this program$' "$err"
-is "--memory-swap 64m (no swap): killed by the kernel (exit 137)" "$rc" -eq 137
+ok "--memory-swap ${box_mb}m (no swap): the warning on stderr" grep -q "^swap: warning: memory limit $box_mb MB is below $run_mb MB and the swap limit is 0, so the kernel will kill this program\$" "$err"
+is "--memory-swap ${box_mb}m (no swap): killed by the kernel (exit 137)" "$rc" -eq 137
 fi
 
 # (What is left to do needs no turn.)
