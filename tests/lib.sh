@@ -41,7 +41,8 @@ remove_student_in() {
     # some of which her own shells may reap, and free, before the kill.
     runuser -u "$1" -- kill -KILL -1 2>/dev/null
     i=0
-    while pgrep -u "$1" >/dev/null 2>&1 && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    # (Looked for every hundredth of a second, up to 5 s.)
+    while pgrep -u "$1" >/dev/null 2>&1 && [ $i -lt 500 ]; do sleep 0.01; i=$((i + 1)); done
     runuser -u "$1" -- find /tmp /var/tmp -mindepth 1 -maxdepth 1 -user "$1" -exec rm -rf {} + 2>/dev/null
     cgroup_mounts
     # shellcheck disable=SC2154 # set by cgroup_mounts, scripts/lib.sh
