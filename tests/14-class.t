@@ -153,12 +153,13 @@ else
         tmux_why="tmux could not start a session: $(head -n 1 "$tmp/tmux.err")"
     fi
 fi
-# (Its watch every tenth of a second, CLASS_EVERY from lib.sh: a line on
-# a pipe every half second.  small_box: the lesson's proportions.)  Its
-# run 1 let go (release) once the class's first progress line is out, or
-# the class has ended without one.
+# (Its watch every twentieth of a second, half lib.sh's CLASS_EVERY: a
+# line on a pipe every quarter second, five looks, and the class held no
+# longer than that.  small_box: the lesson's proportions.)  Its run 1 let
+# go (release) once the class's first progress line is out, or the class
+# has ended without one.
 small_box
-env BOX="${box_mb}M" sh "$pipe_lab" class 2 "${run_mb}M" >"$out" 2>"$err" &
+env CLASS_EVERY=0.05 BOX="${box_mb}M" sh "$pipe_lab" class 2 "${run_mb}M" >"$out" 2>"$err" &
 pc=$!
 # shellcheck disable=SC2317 # called through wait_for
 progress_out() { has "$out" '^class: after ' || [ "$(state_of "$pc")" = Z ]; }
