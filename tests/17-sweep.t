@@ -8,9 +8,10 @@
 # one line.  A sweep leaves alone what a live run owns, and what is not
 # named as ours.  The boxed runs map 256 MB in 16 MB boxes (the live one,
 # which reads all back at the end, 32 MB: it has pages in swap all the
-# same) and are held still (SIGSTOP) where the test wants them: before they write a page, or
-# once they have pages in swap, without racing their end on a loaded,
-# traced (the census) or emulated machine.  Last, the same kills with the
+# same) and are held still (SIGSTOP) where the test wants them: before
+# they write a page (a flow's, from a copy of the scripts whose ./swap
+# stops itself in its box), or once they have pages in swap, without
+# racing their end on a loaded, traced (the census) or emulated machine.  Last, the same kills with the
 # guard on, as a teacher's runs have it: make demo, make class and the 1997
 # script, killed while their runs are held in their boxes, leave nothing
 # 30 s later, with no one sweeping.  A run need not outlast the
@@ -31,6 +32,16 @@ BOX_GUARD=0
 export BOX_GUARD
 
 cva=$top/scripts/cache-vs-anon
+# The flows killed below (make demo, make class, the 1997 script) run from
+# a copy of the scripts in $h, whose ./swap (stopping_swap, tests/lib.sh)
+# stops itself in its box before it becomes the real one: each flow's
+# boxed run is held from its start, at any speed.
+h=$tmp/h
+# shellcheck disable=SC2086 # box_files: the files, a word each
+if ! { mkdir "$h" "$h/scripts" && cp "$lab" "$cva" $box_files "$h/scripts/" && stopping_swap "$h"; }; then
+    echo "Bail out! cannot make the held copy of the scripts in $h"
+    exit 1
+fi
 # Our program in a box, this checkout's (the demo runs ./swap) and this
 # user's, running (a killed one may stay a zombie until PID 1 reaps it;
 # another user's may run beside, and another test's plain runs).
@@ -40,18 +51,7 @@ procs() { is_swap "$(pgrep -u "$run_uid" -f "^($swap|$top/\./swap|\./swap|$gated
     case $(state_of "$p") in Z|'') ;; *) echo "$p" ;; esac; done; }
 # shellcheck disable=SC2317 # called through wait_for
 no_boxed_run() { ! boxed_run_of ''; }
-# in_box_of TAG: a ./swap of ours runs in the box of owner TAG (not just
-# the box helper's shell, before it has become ./swap).
-# shellcheck disable=SC2317 # called through wait_for
-in_box_of() {
-    for p in $(procs); do
-        in_cgroup_named "$p" "swap-box.$1" "swap-box-${1%%.*}-${1#*.}" && return 0
-    done
-    return 1
-}
-# hold: our running ./swap stopped where it is (SIGSTOP), and seen to be
-# so; unhold: going on.
-hold() { for p in $(procs); do signal_run -STOP "$p" swap; done; wait_for stopped; }
+# unhold: our held ./swap going on.
 unhold() { for p in $(procs); do signal_run -CONT "$p" swap; done; }
 # status_of PID KEY: KEY's value in /proc/PID/status, in $val, read by the
 # shell itself: no process is started to look (an emulated machine starts
@@ -92,14 +92,19 @@ self_stopped() {
 boxed_held() {
     sh "$box" run 16M sh -c "$held_cmd" swap-held "$swap" "$2" >"$1" 2>&1 9<&- &
     w=''
-    if wait_for self_stopped && status_of "$w" Name && signal_run -CONT "$w" "$val"; then
-        i=0
-        while [ $i -lt 100000 ] && status_of "$w" Name && [ "$val" != swap ]; do i=$((i + 1)); done
-        [ "$val" = swap ] && signal_run -STOP "$w" swap && wait_for stopped && return 0
-    fi
+    wait_for self_stopped && become_swap "$w" && return 0
     diag "the run could not be held: ${w:-never seen stopped}, state $(state_of "${w:-0}")"
     [ -z "$w" ] || { status_of "$w" Name && signal_run -KILL "$w" "$val"; }
     return 1
+}
+# become_swap PID: PID, stopped just before it becomes ./swap, let go, and
+# stopped again the moment its name says it is ./swap (read by the shell
+# itself, with no pause); then every ./swap of ours is held.
+become_swap() {
+    status_of "$1" Name && signal_run -CONT "$1" "$val" || return 1
+    i=0
+    while [ $i -lt 100000 ] && status_of "$1" Name && [ "$val" != swap ]; do i=$((i + 1)); done
+    [ "$val" = swap ] && signal_run -STOP "$1" swap && wait_for stopped
 }
 # end_held: a test stopped half-way (Ctrl-C, a prove timeout) ends the runs
 # it holds: stopped, they would wait for ever, and their box helpers with
@@ -108,6 +113,7 @@ boxed_held() {
 # shellcheck disable=SC2317 # called through at_exit
 end_held() {
     ! self_stopped || { status_of "$w" Name && signal_run -KILL "$w" "$val"; }
+    end_standins "$h"
     for p in $(procs); do signal_run -KILL "$p" swap; done
 }
 at_exit=end_held
@@ -157,10 +163,11 @@ if [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ]; then
         skip "$t" "swap is on already here, so make demo would make no temporary swapfile"
     done
 else
-    (cd "$top" && exec env TEMP_SWAP=1 BOX=16M sh scripts/lab demo ./swap) >"$tmp/demo.out" 2>&1 9<&- &
+    (cd "$h" && exec env TEMP_SWAP=1 BOX=16M sh scripts/lab demo ./swap) >"$tmp/demo.out" 2>&1 9<&- &
     demo=$!
     demo_tag=$(sh "$box" tag "$demo")
-    wait_for in_box_of "$demo_tag" && hold && hold_in_swap
+    wait_for held_standin "$h" && in_cgroup_named "$held" "swap-box.$demo_tag" "swap-box-${demo_tag%%.*}-${demo_tag#*.}" &&
+        become_swap "$held" && hold_in_swap
     own_kill -KILL "$demo"
     wait "$demo" 2>/dev/null
     left_swapfile=$work_dir/swap-demo.$demo_tag.swapfile
@@ -316,25 +323,16 @@ rmdir "$work_dir/swap-tmp.$$".* 2>/dev/null
 # flow killed with -9 while its run is held in its box leaves nothing 30 s
 # later, with no one sweeping: no run, no box, no file, record or swapfile
 # named with its tag, vm.swappiness as it was.
-# guarded DESC HELD CMD...: CMD started; once HELD says a run of it is
-# held in its box, the flow killed.
-# held_in_box: a run in the box of $g_tag, held.  (A row of the 1997
-# script is over in a tenth of a second: it runs from a copy whose ./swap
-# stops itself in its box, before it becomes the real one: held_self.)
-# shellcheck disable=SC2317 # called through wait_for
-held_in_box() { in_box_of "$g_tag" && hold; }
-# shellcheck disable=SC2317 # called through wait_for
-held_self() {
-    h=$(pgrep -u "$run_uid" -f "^/bin/sh ($tmp/c/swap|$gated_re) ") && [ "$(echo "$h" | wc -l)" -eq 1 ] &&
-        case $(state_of "$h") in T|t) ;; *) false ;; esac
-}
+# guarded DESC CMD...: CMD, a flow run from $h, started; once its run is
+# held in its box (the stand-in stopped there, from its start: a row of
+# the 1997 script is over in a tenth of a second), the flow killed.
 guarded() {
-    desc=$1 held=$2
-    shift 2
+    desc=$1
+    shift
     "$@" >"$tmp/guarded.out" 2>&1 9<&- &
     g=$!
     g_tag=$(sh "$box" tag "$g")
-    if ! wait_for "$held"; then
+    if ! wait_for held_standin "$h"; then
         own_kill -KILL "$g"; wait "$g" 2>/dev/null
         fail "$desc killed (SIGKILL), with its guard: nothing left within 30 s" "its run was never held in its box" "$(cat "$tmp/guarded.out")"
         return
@@ -344,7 +342,7 @@ guarded() {
     # shellcheck disable=SC2317 # called through wait_for
     g_left() {
         procs
-        pgrep -u "$run_uid" -f "^/bin/sh ($tmp/c/swap|$gated_re) "
+        standins "$h"
         boxes | grep -F -e "$g_tag" -e "$(echo "$g_tag" | tr . -)"
         ls -d "$work_dir"/swap-*."$g_tag".* "$state_dir"/swap-*."$g_tag".* 2>/dev/null
         grep -F "$g_tag" /proc/swaps
@@ -363,11 +361,8 @@ if ! want_swap; then
     for t in "demo, guarded" "class, guarded" "cva, guarded"; do box_skip "$t" "$swap_why"; done
 else
     # shellcheck disable=SC2016 # expanded by that sh
-    guarded "make demo TEMP_SWAP=1" held_in_box sh -c 'cd "$1" && exec env BOX_GUARD=1 TEMP_SWAP=1 BOX=16M sh scripts/lab demo ./swap' sh "$top"
-    guarded "make class N=2" held_in_box env BOX_GUARD=1 BOX=16M sh "$lab" class 2 256M
-    # shellcheck disable=SC2086 # box_files: the files, a word each
-    mkdir -p "$tmp/c/scripts" && cp "$cva" $box_files "$tmp/c/scripts/" &&
-        printf '#!/bin/sh\nkill -STOP $$\nexec %s "$@"\n' "$swap" >"$tmp/c/swap" && chmod 755 "$tmp/c/swap"
-    guarded "scripts/cache-vs-anon" held_self env BOX_GUARD=1 sh "$tmp/c/scripts/cache-vs-anon" 200
+    guarded "make demo TEMP_SWAP=1" sh -c 'cd "$1" && exec env BOX_GUARD=1 TEMP_SWAP=1 BOX=16M sh scripts/lab demo ./swap' sh "$h"
+    guarded "make class N=2" env BOX_GUARD=1 BOX=16M sh "$h/scripts/lab" class 2 256M
+    guarded "scripts/cache-vs-anon" env BOX_GUARD=1 sh "$h/scripts/cache-vs-anon" 200
 fi
 done_testing

@@ -579,6 +579,34 @@ heads() {
     done
 }
 
+# A flow's boxed run held from its start, at any speed: stopping_swap DIR
+# puts at DIR/swap a stand-in for ./swap that, run in a box, stops itself
+# (SIGSTOP) before it becomes the real one (exec); run plainly, it becomes
+# it at once.  (DIR in this test's folder, root's and 0700 as root: the
+# gate runs it.)  held_standin DIR: that stand-in, of run_uid's, found
+# stopped (T; t under strace) in a box, its PID in $held; as root the gate
+# runs it as /bin/sh /proc/self/fd/9.  end_standins DIR: every one of them
+# in a box ended (a test stopped half-way: held, they would wait for ever).
+stopping_swap() {
+    # shellcheck disable=SC2016 # the stand-in's own $$ and "$@"
+    printf '#!/bin/sh\n! grep -q swap-box /proc/self/cgroup || kill -STOP $$\nexec "%s" "$@"\n' "$swap" >"$1/swap" &&
+        chmod 755 "$1/swap"
+}
+standins() { pgrep -u "$run_uid" -f "^/bin/sh ($1/swap|$gated_re)( |\$)"; }
+held_standin() {
+    for held in $(standins "$1"); do
+        in_cgroup_named "$held" swap-box || continue
+        case $(state_of "$held") in T|t) return 0 ;; esac
+    done
+    held=''
+    return 1
+}
+end_standins() {
+    for _es in $(standins "$1"); do
+        ! in_cgroup_named "$_es" swap-box || signal_run -KILL "$_es" swap
+    done
+}
+
 # boxes: this user's boxes (cgroups swap-box.TAG, systemd scopes
 # swap-box-PID-START.scope).  boxed_run_of TAG: a process runs in the box
 # of owner TAG (in any of them when TAG is empty).
