@@ -221,24 +221,46 @@ else
             select(undef, undef, undef, 0.02);
         }' "$sdir/bait" /tmp /var/tmp /var/lib/swap-lab /run/swap-lab "$open" 2>/dev/null &
     racer=$!
-    # Every swap device seen while the demo runs, with its owner.
-    # (A device whose file is gone by the time it is looked at is being
-    # turned off and removed: nobody's to name.)
-    (while :; do awk 'NR > 1 { print $1 }' /proc/swaps | while read -r f; do
-        u=$(stat -L -c %u "$f" 2>/dev/null) && printf '%s %s\n' "$u" "$f"; done; sleep 0.05; done) >"$tmp/swaps.seen" 2>/dev/null &
+    # swap_owners: every swap device on, with its owner.  (A device whose
+    # file is gone by the time it is looked at is being turned off and
+    # removed: nobody's to name.)  Looked at every 50 ms while the demo
+    # runs, and once where it is sure to have its swapfile on: while its
+    # boxed run is held in its box, from its start (its ./swap a stand-in
+    # that stops itself there: stopping_swap).
+    swap_owners() {
+        awk 'NR > 1 { print $1 }' /proc/swaps | while read -r f; do
+            u=$(stat -L -c %u "$f" 2>/dev/null) && printf '%s %s\n' "$u" "$f"
+        done
+    }
+    (while :; do swap_owners; sleep 0.05; done) >"$tmp/swaps.seen" 2>/dev/null &
     watcher=$!
-    # (64 MB, not small_box's: #4 wants the watcher to see the demo's
-    # swapfile on, which it samples every 50 ms while the demo runs.)
-    flow "make demo TEMP_SWAP=1 under a racing student" env TEMP_SWAP=1 BOX=16M SIZE=64M sh "$lab" demo "$swap" 64M
+    mkdir "$tmp/held" && stopping_swap "$tmp/held"
+    (cd "$tmp/cwd" && TMPDIR=$open exec timeout 300 env TEMP_SWAP=1 BOX="${box_mb}M" sh "$lab" demo "$tmp/held/swap" "${run_mb}M") \
+        >"$out" 2>"$err" &
+    demo=$!
+    # shellcheck disable=SC2317 # called through wait_for
+    held_or_ended() { held_standin "$tmp/held" || case $(state_of "$demo") in Z|'') true ;; *) false ;; esac; }
+    wait_for held_or_ended
+    if [ -n "$held" ]; then
+        swap_owners >"$tmp/swaps.held"
+        signal_run -CONT "$held" swap
+    else
+        end_standins "$tmp/held"
+    fi
+    wait "$demo"
+    rc=$?
+    ok "make demo TEMP_SWAP=1 under a racing student: finishes (exit $rc), no hang" [ "$rc" -ne 124 ]
     own_kill -TERM "$watcher"
     wait "$watcher" 2>/dev/null
     runuser -u "$student" -- kill -KILL -1 2>/dev/null
     { wait "$racer"; } 2>/dev/null
-    seen=$(sort -u "$tmp/swaps.seen" | tr '\n' ' ')
+    touch "$tmp/swaps.held"
+    seen=$(sort -u "$tmp/swaps.held" "$tmp/swaps.seen" | tr '\n' ' ')
     # shellcheck disable=SC2317 # called by ok
     roots_own_only() {
-        [ "$rc" -eq 0 ] && grep -q 'after reading it back' "$out" && [ -s "$tmp/swaps.seen" ] &&
-            ! awk '$1 != 0' "$tmp/swaps.seen" | grep -q . && ! grep -qv " $work_dir/swap-demo\." "$tmp/swaps.seen"
+        [ "$rc" -eq 0 ] && grep -q 'after reading it back' "$out" && [ -s "$tmp/swaps.held" ] &&
+            ! awk '$1 != 0' "$tmp/swaps.held" "$tmp/swaps.seen" | grep -q . &&
+            ! cat "$tmp/swaps.held" "$tmp/swaps.seen" | grep -qv " $work_dir/swap-demo\."
     }
     ok "the demo swapped into root's own file only: $seen" roots_own_only
 fi
