@@ -216,8 +216,12 @@ else
     ok "box run killed (SIGKILL): ./swap lives on in its box" held_run
     run sh "$box" sweep
     said "scripts/box sweep says what it cleaned" "PID $runner is gone"
-    sleep 0.2
-    left=$(procs; boxed_run_of "$runner_tag" && echo "box of $runner_tag")
+    # shellcheck disable=SC2317 # called through wait_for
+    runner_left() { procs; boxed_run_of "$runner_tag" && echo "box of $runner_tag"; }
+    # shellcheck disable=SC2317 # called through wait_for
+    runner_gone() { [ -z "$(runner_left)" ]; }
+    wait_max=100 wait_for runner_gone
+    left=$(runner_left)
     ok "after the sweep: no process, no box" [ -z "$left" ]
 fi
 

@@ -199,8 +199,9 @@ own_kill -INT "$pid"
 wait "$pid"
 st=$?
 [ -n "$began" ] || { st="never in the row: $(tr '\n' ' ' <"$tmp/int.out")"; }
-i=0
-while [ -n "$(boxes | keep_gone)" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+# shellcheck disable=SC2317 # called through wait_for
+no_box_left() { [ -z "$(boxes | keep_gone)" ]; }
+wait_max=100 wait_for no_box_left
 is "interrupted: exit status 130" "$st" -eq 130
 if [ "$int_row" = swapfile ]; then
     skip "asked for the zswap row alone: no other row ran" "no zswap in this kernel"
@@ -226,15 +227,16 @@ killed() {
     fi
     own_kill -KILL "$pid"
     wait "$pid" 2>/dev/null
+    # (Looked at every twentieth of a second, up to 30 s.)
     i=0
     state >"$tmp/after"
-    while { ! cmp -s "$tmp/before" "$tmp/after" || pgrep -u 0 -f "^sh $be" >/dev/null; } && [ $i -lt 300 ]; do
-        sleep 0.1
+    while { ! cmp -s "$tmp/before" "$tmp/after" || pgrep -u 0 -f "^sh $be" >/dev/null; } && [ $i -lt 600 ]; do
+        sleep 0.05
         i=$((i + 1))
         state >"$tmp/after"
     done
     pgrep -a -u 0 -f "^sh $be" >>"$tmp/after"
-    as_found "killed in the $2 row, no sweep: put back within 30 s (in $((i / 10)).$((i % 10)) s)"
+    as_found "killed in the $2 row, no sweep: put back within 30 s (in $((i / 20)).$((i % 20 * 5 / 10)) s)"
 }
 killed swapfile_on swapfile
 if [ -f "$zs/enabled" ]; then killed zswap_on zswap; else skip "killed in the zswap row" "no zswap in this kernel"; fi
