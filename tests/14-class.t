@@ -237,9 +237,7 @@ is "an interrupted class: exit status 143" "$rc" -eq 143
 # The runs' box helpers end their runs and remove their boxes on their own:
 # given up to 10 s on a loaded machine, a leak stays and fails.
 leftover() { runs_of "$class_run"; { find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$self_uid" 2>/dev/null; ls -d "$work_dir"/swap-class.* 2>/dev/null; } | keep_gone; }
-# shellcheck disable=SC2317 # called through wait_for
-none_left() { [ -z "$(leftover)" ]; }
-wait_max=100 wait_for none_left
+wait_max=100 wait_for none leftover
 left=$(leftover)
 ok "an interrupted class: no run, box or temporary folder left" [ -z "$left" ]
 
@@ -308,7 +306,7 @@ reaped_test() {
     ok "$desc (exit $st; run 2's PID $second, now $student's sleep, lives on)" running_child "$sentinel"
     own_kill -KILL "$sentinel"
     wait "$sentinel" 2>/dev/null
-    wait_for none_left
+    wait_for none leftover
 }
 reaped_test TERM
 reaped_test INT

@@ -110,9 +110,7 @@ wait "$pid"
 # The row's box helper (scripts/box run) finishes on its own and removes its
 # box: given up to 10 s on a loaded machine, a leak stays and fails.
 leftover() { { ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$self_uid" 2>/dev/null; } | keep_gone; runs_of "$cva_size"; }
-# shellcheck disable=SC2317 # called through wait_for
-none_left() { [ -z "$(leftover)" ]; }
-wait_max=100 wait_for none_left
+wait_max=100 wait_for none leftover
 left=$(leftover)
 ok "interrupted: nothing left" [ -z "$left" ]
 is "interrupted: vm.swappiness back ($swappiness)" "$(cat /proc/sys/vm/swappiness)" -eq "$swappiness"

@@ -9,9 +9,10 @@
 # named as ours.  The boxed runs map 256 MB in 16 MB boxes (the live one,
 # which reads all back at the end, 32 MB: it has pages in swap all the
 # same) and are held still (SIGSTOP) where the test wants them: before
-# they write a page (a flow's, from a copy of the scripts whose ./swap
-# stops itself in its box), or once they have pages in swap, without
-# racing their end on a loaded, traced (the census) or emulated machine.  Last, the same kills with the
+# they write a page (each runs a stand-in ./swap that stops itself in its
+# box, a flow's from a copy of the scripts), or once they have pages in
+# swap, without racing their end on a loaded, traced (the census) or
+# emulated machine.  Last, the same kills with the
 # guard on, as a teacher's runs have it: make demo, make class and the 1997
 # script, killed while their runs are held in their boxes, leave nothing
 # 30 s later, with no one sweeping.  A run need not outlast the
@@ -34,8 +35,8 @@ export BOX_GUARD
 cva=$top/scripts/cache-vs-anon
 # The flows killed below (make demo, make class, the 1997 script) run from
 # a copy of the scripts in $h, whose ./swap (stopping_swap, tests/lib.sh)
-# stops itself in its box before it becomes the real one: each flow's
-# boxed run is held from its start, at any speed.
+# stops itself in its box before it becomes the real one, and so do the
+# boxed runs started here: each is held from its start, at any speed.
 h=$tmp/h
 # shellcheck disable=SC2086 # box_files: the files, a word each
 if ! { mkdir "$h" "$h/scripts" && cp "$lab" "$cva" $box_files "$h/scripts/" && stopping_swap "$h"; }; then
@@ -76,25 +77,16 @@ hold_in_swap() {
     wait_for stopped
 }
 # boxed_held OUT SIZE: ./swap SIZE of ours started in a 16 MB box, and held
-# before it has written a page, with no race at any speed: the box's
-# process stops itself; once it is found, it is let go to become ./swap,
-# and stopped again the moment its name says so (read by the shell itself,
-# with no pause).  $! is the box helper.  The box's process is sh, or
-# /usr/bin/sh as systemd-run starts it; stopped is T, or t under strace
-# (the census).  If it cannot be held, the run is ended (it may be stopped,
-# and a later wait would wait for ever) and 1 returned.
-held_cmd='kill -STOP $$ && exec "$@"'
-# shellcheck disable=SC2317 # called through wait_for
-self_stopped() {
-    w=$(pgrep -u "$run_uid" -f "^(([^ ]*/)?sh|$gated_re) -c .* swap-held $swap [0-9]+M\$") || return 1
-    case $(state_of "$w") in T|t) ;; *) return 1 ;; esac
-}
+# before it has written a page, with no race at any speed: it runs $h's
+# stand-in, which stops itself in the box; once it is found, it becomes
+# ./swap (become_swap).  $! is the box helper.  If it cannot be held, the
+# run is ended (it may be stopped, and a later wait would wait for ever)
+# and 1 returned.
 boxed_held() {
-    sh "$box" run 16M sh -c "$held_cmd" swap-held "$swap" "$2" >"$1" 2>&1 9<&- &
-    w=''
-    wait_for self_stopped && become_swap "$w" && return 0
-    diag "the run could not be held: ${w:-never seen stopped}, state $(state_of "${w:-0}")"
-    [ -z "$w" ] || { status_of "$w" Name && signal_run -KILL "$w" "$val"; }
+    sh "$box" run 16M "$h/swap" "$2" >"$1" 2>&1 9<&- &
+    wait_for held_standin "$h" && become_swap "$held" && return 0
+    diag "the run could not be held: ${held:-never seen stopped}"
+    end_standins "$h"
     return 1
 }
 # become_swap PID: PID, stopped just before it becomes ./swap, let go, and
@@ -112,7 +104,6 @@ become_swap() {
 # ours: never a PID remembered from before.
 # shellcheck disable=SC2317 # called through at_exit
 end_held() {
-    ! self_stopped || { status_of "$w" Name && signal_run -KILL "$w" "$val"; }
     end_standins "$h"
     for p in $(procs); do signal_run -KILL "$p" swap; done
 }
@@ -218,9 +209,7 @@ else
     said "scripts/box sweep says what it cleaned" "PID $runner is gone"
     # shellcheck disable=SC2317 # called through wait_for
     runner_left() { procs; boxed_run_of "$runner_tag" && echo "box of $runner_tag"; }
-    # shellcheck disable=SC2317 # called through wait_for
-    runner_gone() { [ -z "$(runner_left)" ]; }
-    wait_max=100 wait_for runner_gone
+    wait_max=100 wait_for none runner_left
     left=$(runner_left)
     ok "after the sweep: no process, no box" [ -z "$left" ]
 fi
@@ -352,11 +341,9 @@ guarded() {
         grep -F "$g_tag" /proc/swaps
         [ "$(cat /proc/sys/vm/swappiness)" -eq "$swappiness" ] || echo "vm.swappiness $(cat /proc/sys/vm/swappiness)"
     }
-    # shellcheck disable=SC2317 # called through wait_for
-    g_none() { [ -z "$(g_left)" ]; }
     t0=$(date +%s)
     wait_max=300
-    wait_for g_none
+    wait_for none g_left
     wait_max=600
     left=$(g_left)
     ok "$desc killed (SIGKILL), with its guard: nothing left within 30 s, no sweep (after $(($(date +%s) - t0)) s)" [ -z "$left" ]

@@ -200,8 +200,8 @@ wait "$pid"
 st=$?
 [ -n "$began" ] || { st="never in the row: $(tr '\n' ' ' <"$tmp/int.out")"; }
 # shellcheck disable=SC2317 # called through wait_for
-no_box_left() { [ -z "$(boxes | keep_gone)" ]; }
-wait_max=100 wait_for no_box_left
+boxes_left() { boxes | keep_gone; }
+wait_max=100 wait_for none boxes_left
 is "interrupted: exit status 130" "$st" -eq 130
 if [ "$int_row" = swapfile ]; then
     skip "asked for the zswap row alone: no other row ran" "no zswap in this kernel"

@@ -263,13 +263,15 @@ refused_saying() { [ "$rc" -eq "$1" ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")"
 failed_saying() { [ "$rc" -eq "$1" ] && grep -q -- "$2" "$err"; }
 # line_is N ERE [FILE]: line N of FILE ($out) matches ERE.  has FILE ERE:
 # a line of FILE does.  like STRING ERE: STRING does.  matches STRING
-# PATTERN: STRING matches a case pattern.  not CMD: CMD fails.
+# PATTERN: STRING matches a case pattern.  not CMD: CMD fails.  none CMD:
+# CMD prints nothing (wait_for none CMD: until what CMD lists is gone).
 line_is() { sed -n "$1p" "${3:-$out}" | grep -qE -- "$2"; }
 has() { grep -qE -- "$2" "$1"; }
 like() { printf '%s\n' "$1" | grep -qE -- "$2"; }
 # shellcheck disable=SC2254 # the pattern is a pattern
 matches() { case $1 in $2) return 0 ;; esac; return 1; }
 not() { ! "$@"; }
+none() { [ -z "$("$@")" ]; }
 
 # is DESC GOT OP WANT: a numeric comparison (-eq, -le, -ge, -gt, ...).
 is() {
