@@ -243,7 +243,7 @@ else
     wait_for held_or_ended
     if [ -n "$held" ]; then
         swap_owners >"$tmp/swaps.held"
-        signal_run -CONT "$held" swap
+        let_go "$held"
     else
         end_standins "$tmp/held"
     fi

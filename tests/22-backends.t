@@ -182,23 +182,56 @@ swapfile_on() { on_top swap-backends && { [ ! -f "$zs/enabled" ] || [ "$(cat "$z
 # shellcheck disable=SC2317 # called through wait_for
 in_row() { "$@" && boxed_run_of ''; }
 
+# The interrupted and killed runs below are each held in their row: they
+# run a copy of the script in $h whose ./swap is a stand-in (stopping_swap,
+# tests/lib.sh) that stops itself in its box before it becomes the real
+# one.  While it is held, the row's device is sure to be on and its run in
+# its box, at any speed (a row of small_box's size is over in a tenth of a
+# second, sooner than a look at /proc/swaps can be sure to land in it).
+h=$tmp/h
+# shellcheck disable=SC2086 # box_files: the files, a word each
+if ! { mkdir "$h" "$h/scripts" && cp "$be" $box_files "$h/scripts/" && stopping_swap "$h"; }; then
+    echo "Bail out! cannot make the held copy of the scripts in $h"
+    exit 1
+fi
+# (A test stopped half-way ends the runs it holds: held, they would wait
+# for ever, and the rows' scripts with them.)
+# shellcheck disable=SC2034,SC2317 # called through at_exit
+end_held() { end_standins "$h"; }
+at_exit=end_held
+# held_in_row COND...: a held run of $h's, and the row COND tells going
+# (checked once: held, it cannot end); why not in $why.
+held_in_row() {
+    why=''
+    wait_for held_standin "$h" || { why="its run was never held in its box"; return 1; }
+    "$@" || { why="its run was held, but not in the row ($* failed): $(tr '\n' ' ' </proc/swaps)"; return 1; }
+}
+
 # Interrupted in the zswap row (or the swapfile row without zswap): back.
 # That row alone (backends ROW), as each killed run below: the others'
-# runs before it would show nothing more.
+# runs before it would show nothing more.  The script's trap runs once its
+# row's run has ended (the shell waits for its foreground command), so the
+# held run is let go after the SIGINT.
 row_of() { [ -f "$zs/enabled" ] && echo zswap_on || echo "on_top swap-backends"; }
 int_row=swapfile
 [ ! -f "$zs/enabled" ] || int_row=zswap
 # (A job started with & ignores SIGINT in a shell script, as POSIX has it:
 # env gives the script the default back, as a terminal's Ctrl-C finds it.)
-env --default-signal=INT sh "$be" $yes "$int_row" >"$tmp/int.out" 2>&1 &
+env --default-signal=INT sh "$h/scripts/backends" $yes "$int_row" >"$tmp/int.out" 2>&1 &
 pid=$!
-began=1
 # shellcheck disable=SC2046 # the condition, a command and its words
-wait_for in_row $(row_of) || began=''
-own_kill -INT "$pid"
-wait "$pid"
-st=$?
-[ -n "$began" ] || { st="never in the row: $(tr '\n' ' ' <"$tmp/int.out")"; }
+if held_in_row $(row_of); then
+    own_kill -INT "$pid"
+    let_go "$held"
+    wait "$pid"
+    st=$?
+else
+    own_kill -KILL "$pid"
+    wait "$pid" 2>/dev/null
+    end_standins "$h"
+    sh "$box" sweep -q
+    st="never in the row, $why: $(tr '\n' ' ' <"$tmp/int.out")"
+fi
 # shellcheck disable=SC2317 # called through wait_for
 boxes_left() { boxes | keep_gone; }
 wait_max=100 wait_for none boxes_left
@@ -210,19 +243,21 @@ else
 fi
 as_found "interrupted in the $int_row row"
 
-# Killed (kill -9, its run in the box left going) in each row, and no one
+# Killed (kill -9) in each row while its run is held in its box, and no one
 # sweeps: its guard (scripts/box guard) puts it all back within 30 s, the
-# run in the box ended.  (Only root's backends are looked for: another
-# user's process may wear the same command line.)
+# run in the box ended (held, it would never end by itself).  (Only root's
+# backends are looked for: another user's process may wear the same
+# command line.)
 killed() {
-    sh "$be" $yes "$2" >"$tmp/kill.out" 2>&1 &
+    sh "$h/scripts/backends" $yes "$2" >"$tmp/kill.out" 2>&1 &
     pid=$!
     # shellcheck disable=SC2086 # the condition, a command and its words
-    if ! wait_for in_row $1; then
+    if ! held_in_row $1; then
         own_kill -KILL "$pid"
         wait "$pid" 2>/dev/null
+        end_standins "$h"
         sh "$box" sweep -q
-        fail "killed in the $2 row, no sweep" "the $2 row never began:" "$(cat "$tmp/kill.out")"
+        fail "killed in the $2 row, no sweep" "the $2 row was not caught: $why" "$(cat "$tmp/kill.out")"
         return
     fi
     own_kill -KILL "$pid"
@@ -230,12 +265,13 @@ killed() {
     # (Looked at every twentieth of a second, up to 30 s.)
     i=0
     state >"$tmp/after"
-    while { ! cmp -s "$tmp/before" "$tmp/after" || pgrep -u 0 -f "^sh $be" >/dev/null; } && [ $i -lt 600 ]; do
+    while { ! cmp -s "$tmp/before" "$tmp/after" || pgrep -u 0 -f "^sh $h/scripts/backends" >/dev/null || [ -n "$(standins "$h")" ]; } && [ $i -lt 600 ]; do
         sleep 0.05
         i=$((i + 1))
         state >"$tmp/after"
     done
-    pgrep -a -u 0 -f "^sh $be" >>"$tmp/after"
+    pgrep -a -u 0 -f "^sh $h/scripts/backends" >>"$tmp/after"
+    standins "$h" | sed 's/^/held run left: /' >>"$tmp/after"
     as_found "killed in the $2 row, no sweep: put back within 30 s (in $((i / 20)).$((i % 20 * 5 / 10)) s)"
 }
 killed swapfile_on swapfile

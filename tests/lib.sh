@@ -589,6 +589,14 @@ heads() {
 # stopped (T; t under strace) in a box, its PID in $held; as root the gate
 # runs it as /bin/sh /proc/self/fd/9.  end_standins DIR: every one of them
 # in a box ended (a test stopped half-way: held, they would wait for ever).
+# let_go PID: the held stand-in PID let go until it has become ./swap (0),
+# or has ended (1).  Under a tracer (make census) a process shows t at
+# each of its system calls too, so a stand-in may be taken for held just
+# before it stops itself: a SIGCONT sent then would be spent, and its own
+# SIGSTOP hold it for ever.  So the SIGCONT goes again at each look until
+# its Name is swap (root's tests: the gate runs the stand-in as 9); each
+# look is the shell's own read, with no pause, so that a caller may hold
+# it again before it has written a page.
 stopping_swap() {
     # shellcheck disable=SC2016 # the stand-in's own $$ and "$@"
     printf '#!/bin/sh\n! grep -q swap-box /proc/self/cgroup || kill -STOP $$\nexec "%s" "$@"\n' "$swap" >"$1/swap" &&
@@ -601,6 +609,20 @@ held_standin() {
         case $(state_of "$held") in T|t) return 0 ;; esac
     done
     held=''
+    return 1
+}
+let_go() {
+    _lg=0
+    while [ $_lg -lt 100000 ]; do
+        _lg_name=''
+        { while read -r _lg_k _lg_v _; do [ "$_lg_k" != Name: ] || { _lg_name=$_lg_v; break; }; done <"/proc/$1/status"; } 2>/dev/null
+        case $_lg_name in
+            swap) return 0 ;;
+            '') return 1 ;;
+        esac
+        signal_run -CONT "$1" swap
+        _lg=$((_lg + 1))
+    done
     return 1
 }
 end_standins() {
