@@ -55,6 +55,16 @@ else
 fi
 export CVA_BOX CVA_FILE_MB CVA_SIZE
 file_mb=$CVA_FILE_MB cva_size=$CVA_SIZE
+# The runs interrupted below, and the one whose re-reader is reaped, run a
+# copy of the script in $c whose ./swap is a stand-in (stopping_swap,
+# tests/lib.sh) that stops itself in its box before it becomes the real
+# one: each is held in its row, at any speed, and let go (let_go).
+c=$tmp/c
+# shellcheck disable=SC2086 # box_files: the files, a word each
+if ! { mkdir "$c" "$c/scripts" && cp "$cva" $box_files "$c/scripts/" && stopping_swap "$c"; }; then
+    echo "Bail out! cannot make the held copy of the scripts in $c"
+    exit 1
+fi
 swappiness=$(cat /proc/sys/vm/swappiness)
 run env CVA_REREAD_MAX=20 sh "$cva" 0 200
 show_run
@@ -100,19 +110,32 @@ fi
 left=$({ ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$self_uid" 2>/dev/null; } | keep_gone)
 ok "no file, temporary folder or box left" [ -z "$left" ]
 
-# Interrupted in the middle (while a row runs in its box): still nothing
-# left, swappiness back.
-sh "$cva" 0 60 100 200 >/dev/null 2>&1 &
+# Interrupted in the middle (while its first row's run is held in its
+# box): exit 143, still nothing left, swappiness back.  The script's trap
+# runs once that row has ended (the shell waits for its foreground
+# command), so the run is let go after the SIGTERM.
+sh "$c/scripts/cache-vs-anon" 0 60 100 200 >/dev/null 2>&1 &
 pid=$!
-wait_for boxed_run_of ''
-own_kill -TERM "$pid"
+int_held=''
+if wait_for held_standin "$c"; then
+    int_held=$held
+    own_kill -TERM "$pid"
+    let_go "$held"
+else
+    own_kill -TERM "$pid"
+    end_standins "$c"
+fi
 wait "$pid"
+st=$?
 # The row's box helper (scripts/box run) finishes on its own and removes its
 # box: given up to 10 s on a loaded machine, a leak stays and fails.
 leftover() { { ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$self_uid" 2>/dev/null; } | keep_gone; runs_of "$cva_size"; }
 wait_max=100 wait_for none leftover
 left=$(leftover)
-ok "interrupted: nothing left" [ -z "$left" ]
+# shellcheck disable=SC2317 # called by ok
+held_then_clean() { [ -n "$int_held" ] && [ "$st" -eq 143 ] && [ -z "$left" ]; }
+ok "interrupted (SIGTERM) while a row's run is held in its box: exit 143 (got $st${int_held:+, held PID $int_held}), nothing left${left:+: $left}" \
+    held_then_clean
 is "interrupted: vm.swappiness back ($swappiness)" "$(cat /proc/sys/vm/swappiness)" -eq "$swappiness"
 
 # Interrupted while the other LRU is switched on: put back all the same.
@@ -120,23 +143,22 @@ if [ -n "$lru_why" ]; then
     skip "interrupted under the other LRU: seen switched" "$lru_why"
     skip "interrupted under the other LRU: lru_gen/enabled back" "$lru_why"
 else
-    # Interrupted the moment the script has switched the other LRU on, for
-    # its first row.  (Seen in lru_gen/enabled itself, read by the shell:
-    # waiting for that row's line, the script could end its last row and
-    # put the LRU back between two looks, as the 64 KiB-page guest's failure
-    # suggests.  One swappiness, two re-reads: the rows before it are only
-    # the way there.)
-    env CVA_REREAD_MAX=2 sh "$cva" 0 >"$out" 2>&1 &
+    # Interrupted in the first row under the other LRU: each row's run is
+    # held in turn, and lru_gen/enabled read while it is (the script
+    # switches only between rows).  One swappiness, two re-reads: the rows
+    # before it are only the way there.
+    env CVA_REREAD_MAX=2 sh "$c/scripts/cache-vs-anon" 0 >"$out" 2>&1 &
     pid=$!
-    i=0 switched=$lru_before
-    while [ "$switched" = "$lru_before" ] && running_child "$pid" && [ $i -lt 1800 ]; do
-        sleep 0.1
-        i=$((i + 1))
+    i=0 switched=$lru_before held=''
+    while [ $i -lt 4 ] && wait_for held_standin "$c"; do
         { read -r switched <"$lg"; } 2>/dev/null
+        [ "$switched" = "$lru_before" ] || break
+        let_go "$held"
+        held='' i=$((i + 1))
     done
     own_kill -TERM "$pid"
+    if [ -n "$held" ]; then let_go "$held"; else end_standins "$c"; fi
     wait "$pid"
-    sleep 0.3
     ok "interrupted under the other LRU: seen switched ($switched)" [ "$switched" != "$lru_before" ]
     ok "interrupted under the other LRU: lru_gen/enabled back to $lru_before" [ "$(cat "$lg")" = "$lru_before" ]
 fi
@@ -155,17 +177,14 @@ reaped_reader() {
     command -v setpriv >/dev/null 2>&1 || { skip "$desc" "setpriv is not installed"; return; }
     # shellcheck disable=SC2119 # a student, not a victim
     make_student || { skip "$desc" "cannot make a user: $(cat "$tmp/useradd.err")"; return; }
-    # shellcheck disable=SC2086 # box_files: the files, a word each
-    mkdir -p "$tmp/c/scripts" && cp "$cva" $box_files "$tmp/c/scripts/" &&
-        printf '#!/bin/sh\nkill -STOP $$\nexec %s "$@"\n' "$swap" >"$tmp/c/swap" && chmod 755 "$tmp/c/swap"
     # (So many re-reads that only the stop file ends the re-reader.)
-    env CVA_REREAD_MAX=1000000 sh "$tmp/c/scripts/cache-vs-anon" -c 60 >"$out" 2>"$err" &
+    env CVA_REREAD_MAX=1000000 sh "$c/scripts/cache-vs-anon" -c 60 >"$out" 2>"$err" &
     pid=$!
     # held: the copy's ./swap, stopped by itself, in $h; readers: how many
     # re-readers run.
     # shellcheck disable=SC2317 # called through wait_for
     held() {
-        h=$(pgrep -u "$run_uid" -f "^/bin/sh ($tmp/c/swap|$gated_re) $cva_size\$") && [ "$(echo "$h" | wc -l)" -eq 1 ] &&
+        h=$(pgrep -u "$run_uid" -f "^/bin/sh ($c/swap|$gated_re) $cva_size\$") && [ "$(echo "$h" | wc -l)" -eq 1 ] &&
             case $(state_of "$h") in T|t) ;; *) false ;; esac
     }
     # readers: the re-readers running (root's, by their command line), a
@@ -189,19 +208,19 @@ reaped_reader() {
     }
     at_exit=end_held_row
     step=''
-    if ! { step="the warm row's ./swap, held" && wait_for held && [ -z "$(readers)" ] && signal_run -CONT "$h" swap &&
+    if ! { step="the warm row's ./swap, held" && wait_for held && [ -z "$(readers)" ] && let_go "$h" &&
         step="the re-read row's ./swap, held, with its re-reader" && wait_for held_reading &&
         step="its re-reader, ended and reaped" && r=$(readers) &&
         w=$(find "$work_dir" -maxdepth 1 -type d -name "swap-cva.$pid.*") && [ -n "$w" ] &&
         : >"$w/stop" && wait_for gone; }; then
-        [ -z "${h-}" ] || signal_run -CONT "$h" swap
+        [ -z "${h-}" ] || let_go "$h"
         own_kill -TERM "$pid"; wait "$pid"
         at_exit=''
         fail "$desc" "not seen in 60 s: $step" "$(cat "$out" "$err")"
         return
     fi
     plant_at "$r"
-    signal_run -CONT "$h" swap
+    let_go "$h"
     wait "$pid"
     st=$?
     at_exit=''

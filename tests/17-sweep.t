@@ -1,18 +1,18 @@
 #!/bin/sh
 # Nothing left behind even after kill -9.  Each helper is killed with
 # SIGKILL at the worst moment, so that it cannot clean up: make demo while
-# its boxed run is in swap, with its temporary swapfile on; a boxed run; the
+# its boxed run goes, with its temporary swapfile on; a boxed run; the
 # 1997 script while it has a box, its file and (cgroup v2) a changed
 # vm.swappiness or (MGLRU) a switched LRU.  Then scripts/box sweep -n lists
 # what is left, and the next run (or the sweep) undoes it all and says so in
 # one line.  A sweep leaves alone what a live run owns, and what is not
 # named as ours.  The boxed runs map 256 MB in 16 MB boxes (the live one,
-# which reads all back at the end, 32 MB: it has pages in swap all the
-# same) and are held still (SIGSTOP) where the test wants them: before
-# they write a page (each runs a stand-in ./swap that stops itself in its
-# box, a flow's from a copy of the scripts), or once they have pages in
-# swap, without racing their end on a loaded, traced (the census) or
-# emulated machine.  Last, the same kills with the
+# which reads all back at the end, 32 MB) and are held still (SIGSTOP)
+# before they write a page: each runs a stand-in ./swap that stops itself
+# in its box (a flow's from a copy of the scripts), so that no check races
+# a run's end on a loaded, traced (the census) or emulated machine.  (A
+# run let go until it had pages in swap and stopped again was such a race:
+# under the census a 32 MB run could end between two looks.)  Last, the same kills with the
 # guard on, as a teacher's runs have it: make demo, make class and the 1997
 # script, killed while their runs are held in their boxes, leave nothing
 # 30 s later, with no one sweeping.  A run need not outlast the
@@ -54,28 +54,6 @@ procs() { is_swap "$(pgrep -u "$run_uid" -f "^($swap|$top/\./swap|\./swap|$gated
 no_boxed_run() { ! boxed_run_of ''; }
 # unhold: our held ./swap going on.
 unhold() { for p in $(procs); do signal_run -CONT "$p" swap; done; }
-# status_of PID KEY: KEY's value in /proc/PID/status, in $val, read by the
-# shell itself: no process is started to look (an emulated machine starts
-# one in a tenth of a second or more, and a run caught only through such
-# looks had ended before it was held).  1 once PID is gone.
-status_of() {
-    val=''
-    { while read -r key v _; do [ "$key" != "$2:" ] || { val=$v; break; }; done <"/proc/$1/status"; } 2>/dev/null
-}
-# hold_in_swap: our held run let go until it has pages in swap (read every
-# 10 ms), then held again.
-hold_in_swap() {
-    p=$(procs)
-    case $p in ''|*[!0-9]*) return 1 ;; esac
-    signal_run -CONT "$p" swap || return 1
-    i=0
-    while [ $i -lt 6000 ] && status_of "$p" VmSwap && [ "${val:-0}" -eq 0 ]; do
-        sleep 0.01
-        i=$((i + 1))
-    done
-    signal_run -STOP "$p" swap
-    wait_for stopped
-}
 # boxed_held OUT SIZE: ./swap SIZE of ours started in a 16 MB box, and held
 # before it has written a page, with no race at any speed: it runs $h's
 # stand-in, which stops itself in the box; once it is found, it becomes
@@ -92,12 +70,7 @@ boxed_held() {
 # become_swap PID: PID, stopped just before it becomes ./swap, let go, and
 # stopped again the moment its name says it is ./swap (read by the shell
 # itself, with no pause); then every ./swap of ours is held.
-become_swap() {
-    status_of "$1" Name && signal_run -CONT "$1" "$val" || return 1
-    i=0
-    while [ $i -lt 100000 ] && status_of "$1" Name && [ "$val" != swap ]; do i=$((i + 1)); done
-    [ "$val" = swap ] && signal_run -STOP "$1" swap && wait_for stopped
-}
+become_swap() { let_go "$1" && signal_run -STOP "$1" swap && wait_for stopped; }
 # end_held: a test stopped half-way (Ctrl-C, a prove timeout) ends the runs
 # it holds: stopped, they would wait for ever, and their box helpers with
 # them, which a sweep takes for live owners.  Only what is found now as
@@ -115,8 +88,6 @@ stopped() {
     [ -n "$(procs)" ] || return 1
     for p in $(procs); do case $(state_of "$p") in T|t) ;; *) return 1 ;; esac; done
 }
-# shellcheck disable=SC2317 # called through wait_for
-lru_switched() { [ "$(cat "$lg")" != "$lru" ]; }
 # said DESC WHAT: the one line on stderr ($err) says it cleaned up, naming WHAT.
 said() { ok "$1: $(grep 'cleaned up' "$err" | cut -c1-200)" cleaned_naming "$2"; }
 # shellcheck disable=SC2317 # called by ok
@@ -145,7 +116,7 @@ swapfile_gone() { grep -q "swapfile $1 turned off and deleted" "$err" && ! grep 
 # shellcheck disable=SC2317 # called by ok
 held_run() { stopped || { echo "procs: $(procs)" >&2; return 1; }; }
 
-# 1. make demo, killed while its boxed run is in swap (held there), with
+# 1. make demo, killed while its boxed run is held in its box, with
 # its own temporary swapfile on.  Needs no swap on before, so that it makes
 # one.
 if [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ]; then
@@ -158,11 +129,11 @@ else
     demo=$!
     demo_tag=$(sh "$box" tag "$demo")
     wait_for held_standin "$h" && in_cgroup_named "$held" "swap-box.$demo_tag" "swap-box-${demo_tag%%.*}-${demo_tag#*.}" &&
-        become_swap "$held" && hold_in_swap
+        become_swap "$held"
     own_kill -KILL "$demo"
     wait "$demo" 2>/dev/null
     left_swapfile=$work_dir/swap-demo.$demo_tag.swapfile
-    ok "demo killed (SIGKILL) while its run is in swap: its run lives on, its box and swapfile are left" left_by_demo
+    ok "demo killed (SIGKILL) while its run is held in its box: its run lives on, its box and swapfile are left" left_by_demo
     run sh "$box" sweep -n
     ok "sweep -n lists what the demo left, and whose: $(tr '\n' '|' <"$out" | cut -c1-200)" lists_demo
     ok "sweep -n changes nothing" swapfile_kept
@@ -214,9 +185,10 @@ else
     ok "after the sweep: no process, no box" [ -z "$left" ]
 fi
 
-# 4. The 1997 script, killed while a row runs: its box, file and work
-# folder are left, and on cgroup v2 the vm.swappiness it set, with MGLRU
-# perhaps the LRU it switched.  The next run of it cleans them first.
+# 4. The 1997 script, killed while a row's run is held in its box: its
+# box, file and work folder are left, and on cgroup v2 the vm.swappiness
+# it set, with MGLRU the LRU it switched.  The next run of it cleans them
+# first.  (It runs from $h: its ./swap the stand-in.)
 swappiness=$(cat /proc/sys/vm/swappiness) lg=/sys/kernel/mm/lru_gen/enabled
 lru=$(cat "$lg" 2>/dev/null)
 if ! want_swap; then
@@ -229,18 +201,22 @@ else
     # too, and the row failed.)
     export CVA_BOX=32M CVA_FILE_MB=16 CVA_SIZE=16M
     # Its rows run in boxes of their own helpers (scripts/box run), which
-    # live on and finish the row; what is the killed run's own stays.
-    sh "$cva" 200 >/dev/null 2>&1 &
+    # live on and finish the row once its run is let go; what is the
+    # killed run's own stays.
+    sh "$h/scripts/cache-vs-anon" 200 >/dev/null 2>&1 &
     c=$!
     c_tag=$(sh "$box" tag "$c")
-    wait_for test -e "$work_dir/swap-cva.$c_tag.file"
-    wait_for boxed_run_of ''
+    c_held=''
+    wait_for held_standin "$h" && c_held=$held
     changed=$(cat /proc/sys/vm/swappiness)
     own_kill -KILL "$c"
     wait "$c" 2>/dev/null
+    if [ -n "$c_held" ]; then let_go "$c_held"; else end_standins "$h"; fi
     wait_for no_boxed_run
     left=$(ls -d "$work_dir"/swap-cva."$c_tag".* "$state_dir"/swap-cva."$c_tag".* 2>/dev/null)
-    ok "cache-vs-anon killed (SIGKILL) mid-row: its file and folder are left" [ -n "$left" ]
+    # shellcheck disable=SC2317 # called by ok
+    cva_left() { [ -n "$c_held" ] && [ -n "$left" ]; }
+    ok "cache-vs-anon killed (SIGKILL) while a row's run is held: its file and folder are left (${c_held:+held PID $c_held, }left: $(printf "%s " "$left" | tr "\n" " "))" cva_left
     run sh "$cva" -c 0
     said "the next cache-vs-anon says what it cleaned" "swap-cva.$c_tag"
     is "the next cache-vs-anon works (exit 0)" "$rc" -eq 0
@@ -255,18 +231,25 @@ else
         skip "lru_gen/enabled the killed run switched is put back" "no MGLRU in this kernel ($(uname -r))"
     else
         # Killed while the other LRU is on: once the last row under the LRU
-        # in use is out, the script switches, and the next row runs under it.
-        in_use=classic
-        [ $((lru & 1)) -eq 1 ] && in_use=MGLRU
-        env CVA_REREAD_MAX=2 sh "$cva" 0 >"$tmp/cva.out" 2>&1 &
+        # in use is out, the script switches, and the next row runs under
+        # it.  Each row's run is held in turn and lru_gen/enabled read while
+        # it is (the script switches only between rows); the first held
+        # under the other LRU is where it is killed.  (Up to 600 s a row:
+        # on an emulated machine a re-read row under MGLRU took 377 s.)
+        env CVA_REREAD_MAX=2 sh "$h/scripts/cache-vs-anon" 0 >"$tmp/cva.out" 2>&1 &
         c=$!
-        wait_max=3000
-        wait_for grep -q "^$in_use re-read " "$tmp/cva.out"
-        wait_for lru_switched
+        i=0 switched=$lru held=''
+        wait_max=6000
+        while [ $i -lt 4 ] && wait_for held_standin "$h"; do
+            switched=$(cat "$lg")
+            [ "$switched" = "$lru" ] || break
+            let_go "$held"
+            held='' i=$((i + 1))
+        done
         wait_max=600
-        switched=$(cat "$lg")
         own_kill -KILL "$c"
         wait "$c" 2>/dev/null
+        if [ -n "$held" ]; then let_go "$held"; else end_standins "$h"; fi
         wait_for no_boxed_run
         # A row's own scripts/box run, started just before the kill, may
         # live on and sweep first; its lines go where the script's went.
@@ -284,7 +267,7 @@ fi
 if ! want_swap; then
     for t in "a live run is left alone" "the live run still runs" "the live run finishes intact"; do box_skip "$t" "$swap_why"; done
 else
-    boxed_held "$tmp/live.out" 32M && hold_in_swap
+    boxed_held "$tmp/live.out" 32M
     live=$!
     run sh "$box" sweep
     ok "a sweep during a live run: nothing to clean ($(cat "$err"))" failed_saying 0 'nothing left behind'
