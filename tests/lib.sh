@@ -673,16 +673,16 @@ wait_log() {
 }
 # wait_until CMD...: wait_for's looks, untimed.
 wait_until() {
-    i=0 wf_short=0
+    wf_i=0 wf_short=0
     # (Success is CMD's first success: not asked again, since what it
     # looked at may have moved on by then.)
     until "$@"; do
-        [ $i -lt $wait_max ] || return 1
+        [ $wf_i -lt $wait_max ] || return 1
         if [ $wf_short -lt 10 ]; then
             sleep 0.02
             wf_short=$((wf_short + 1))
-            i=$((wf_short / 5))
-        elif [ $i -lt 20 ]; then sleep 0.1; i=$((i + 1)); else sleep 0.5; i=$((i + 5)); fi
+            wf_i=$((wf_short / 5))
+        elif [ $wf_i -lt 20 ]; then sleep 0.1; wf_i=$((wf_i + 1)); else sleep 0.5; wf_i=$((wf_i + 5)); fi
     done
 }
 
