@@ -60,11 +60,7 @@ file_mb=$CVA_FILE_MB cva_size=$CVA_SIZE
 # tests/lib.sh) that stops itself in its box before it becomes the real
 # one: each is held in its row, at any speed, and let go (let_go).
 c=$tmp/c
-# shellcheck disable=SC2086 # box_files: the files, a word each
-if ! { mkdir "$c" "$c/scripts" && cp "$cva" $box_files "$c/scripts/" && stopping_swap "$c"; }; then
-    echo "Bail out! cannot make the held copy of the scripts in $c"
-    exit 1
-fi
+held_copy "$c" "$cva"
 swappiness=$(cat /proc/sys/vm/swappiness)
 run env CVA_REREAD_MAX=20 sh "$cva" 0 200
 show_run

@@ -38,11 +38,7 @@ cva=$top/scripts/cache-vs-anon
 # stops itself in its box before it becomes the real one, and so do the
 # boxed runs started here: each is held from its start, at any speed.
 h=$tmp/h
-# shellcheck disable=SC2086 # box_files: the files, a word each
-if ! { mkdir "$h" "$h/scripts" && cp "$lab" "$cva" $box_files "$h/scripts/" && stopping_swap "$h"; }; then
-    echo "Bail out! cannot make the held copy of the scripts in $h"
-    exit 1
-fi
+held_copy "$h" "$lab" "$cva"
 # Our program in a box, this checkout's (the demo runs ./swap) and this
 # user's, running (a killed one may stay a zombie until PID 1 reaps it;
 # another user's may run beside, and another test's plain runs).

@@ -189,11 +189,7 @@ in_row() { "$@" && boxed_run_of ''; }
 # its box, at any speed (a row of small_box's size is over in a tenth of a
 # second, sooner than a look at /proc/swaps can be sure to land in it).
 h=$tmp/h
-# shellcheck disable=SC2086 # box_files: the files, a word each
-if ! { mkdir "$h" "$h/scripts" && cp "$be" $box_files "$h/scripts/" && stopping_swap "$h"; }; then
-    echo "Bail out! cannot make the held copy of the scripts in $h"
-    exit 1
-fi
+held_copy "$h" "$be"
 # (A test stopped half-way ends the runs it holds: held, they would wait
 # for ever, and the rows' scripts with them.)
 # shellcheck disable=SC2034,SC2317 # called through at_exit
