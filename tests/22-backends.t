@@ -168,19 +168,13 @@ ok "-s: a file per row ($saved)" [ "$saved" = "$want_saved" ]
 ok "-s: the rows' files, which scripts/plot draws with their -l panel" drawn_rows
 want="must not exist" refused "-s with a folder that is there already" sh "$be" $yes -s "$rows"
 
-# (When this row is going: its device on at the top priority.)
-# shellcheck disable=SC2317 # called through wait_for
+# (This row is going: its device on at the top priority.)
+# shellcheck disable=SC2317 # called through held_in_row
 on_top() { awk -v d="$1" 'NR > 1 && $1 ~ d && $5 == 32767 { f = 1 } END { exit !f }' /proc/swaps; }
-# shellcheck disable=SC2317 # called through wait_for
+# shellcheck disable=SC2317 # called through held_in_row
 zswap_on() { [ "$(cat "$zs/enabled")" = Y ] && on_top swap-backends; }
-# shellcheck disable=SC2317 # called through wait_for
+# shellcheck disable=SC2317 # called through held_in_row
 swapfile_on() { on_top swap-backends && { [ ! -f "$zs/enabled" ] || [ "$(cat "$zs/enabled")" = N ]; }; }
-
-# in_row COND...: the row COND tells is going, its run in its box (a
-# process in a box of root's: the turn is this test's, so the box is the
-# row's).
-# shellcheck disable=SC2317 # called through wait_for
-in_row() { "$@" && boxed_run_of ''; }
 
 # The interrupted and killed runs below are each held in their row: they
 # run a copy of the script in $h whose ./swap is a stand-in (stopping_swap,
