@@ -224,19 +224,28 @@ else
     ok "a class of 2 on a terminal: a line per run while they went (${seen:-not seen}), then only the results" only_results
 fi
 
-# Interrupted while the runs are under way (TERM: a background job here
-# ignores INT, as POSIX says).
-env BOX=64M sh "$lab" class 2 256M >"$out" 2>"$err" &
+# Interrupted while its runs are under way (TERM: a background job here
+# ignores INT, as POSIX says): run 1 is held at its first progress line
+# (held_lab, a copy of its own), so the class is interrupted with a run
+# going however fast the machine, and let go after the TERM (the lab waits
+# for its runs, whose box helpers finish them).
+held_lab int || bail "cannot make the interrupted class's copy of the lab in $tmp/co.int"
+env BOX=16M sh "$held_lab" class 2 32M >"$out" 2>"$err" &
 pid=$!
-i=0
-while [ "$(runs_of "$class_run" | wc -l)" -lt 2 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+int_held=''
+wait_for test -d "$hold/first" && int_held=1
 own_kill -TERM "$pid"
+release
 wait "$pid"
 rc=$?
-is "an interrupted class: exit status 143" "$rc" -eq 143
+if [ -n "$int_held" ]; then
+    is "an interrupted class, its run 1 going: exit status 143" "$rc" -eq 143
+else
+    fail "an interrupted class, its run 1 going: exit status 143" "its run 1 never started (no $hold/first)" "$(cat "$out" "$err")"
+fi
 # The runs' box helpers end their runs and remove their boxes on their own:
 # given up to 10 s on a loaded machine, a leak stays and fails.
-leftover() { runs_of "$class_run"; { find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$self_uid" 2>/dev/null; ls -d "$work_dir"/swap-class.* 2>/dev/null; } | keep_gone; }
+leftover() { runs_of "-i 4194304 32M"; { find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$self_uid" 2>/dev/null; ls -d "$work_dir"/swap-class.* 2>/dev/null; } | keep_gone; }
 wait_max=100 wait_for none leftover
 left=$(leftover)
 ok "an interrupted class: no run, box or temporary folder left" [ -z "$left" ]

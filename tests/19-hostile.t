@@ -29,8 +29,6 @@
 begin "$@"
 need_users victim
 plan 51
-# bail WHY: the test cannot go on (one plan only: TAP's Bail out!).
-bail() { echo "Bail out! $*"; exit 1; }
 
 # fs.protected_* as they are, sampled every 50 ms until the end, a line
 # each, as prot prints them.  (By one perl, which prove needs anyway: a

@@ -602,6 +602,11 @@ stopping_swap() {
     printf '#!/bin/sh\n! grep -q swap-box /proc/self/cgroup || kill -STOP $$\nexec "%s" "$@"\n' "$swap" >"$1/swap" &&
         chmod 755 "$1/swap"
 }
+# bail WHY: the test stops here, and prove says why (TAP's Bail out!).
+bail() {
+    echo "Bail out! $*"
+    exit 1
+}
 # held_copy DIR SCRIPT...: the flows SCRIPT... with the files box loads,
 # copied to DIR/scripts, and the stand-in at DIR/swap, the ./swap they run
 # (../swap from their folder); a test that cannot make it bails out.
@@ -609,10 +614,8 @@ held_copy() {
     _hc=$1
     shift
     # shellcheck disable=SC2086 # box_files: the files, a word each
-    if ! { mkdir "$_hc" "$_hc/scripts" && cp "$@" $box_files "$_hc/scripts/" && stopping_swap "$_hc"; }; then
-        echo "Bail out! cannot make the held copy of the scripts in $_hc"
-        exit 1
-    fi
+    { mkdir "$_hc" "$_hc/scripts" && cp "$@" $box_files "$_hc/scripts/" && stopping_swap "$_hc"; } ||
+        bail "cannot make the held copy of the scripts in $_hc"
 }
 standins() { pgrep -u "$run_uid" -f "^/bin/sh ($1/swap|$gated_re)( |\$)"; }
 held_standin() {
