@@ -18,5 +18,5 @@ is "after reading: major faults stay a handful" "$(field 3 major)" -le 20
 # fit in 5 ms, so the write step's time must show.
 w=$(field 2 seconds)
 ok "the write step takes measurable time ($w s)" seconds_gt "$w" 0.00
-[ "$failures" -eq 0 ] || show_run
+[ "$failures" -eq 0 ] || show_run >&2
 done_testing

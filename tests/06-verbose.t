@@ -128,5 +128,5 @@ how=$(sh "$box" how) || {
 }
 run sh "$box" run 64M "$swap" -v 8M
 ok "boxed: names the 64 MB limit" says "memory limit" "64 MB"
-[ "$failures" -eq 0 ] || show_run
+[ "$failures" -eq 0 ] || show_run >&2
 done_testing

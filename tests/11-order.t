@@ -23,7 +23,7 @@ plain_checks() {
         run "$tmp/nth_page"
         first=$(cat "$out")
         is "nth_page: every order reads every page exactly once" "$rc" -eq 0
-        [ "$rc" -eq 0 ] || show_run
+        [ "$rc" -eq 0 ] || show_run >&2
         run "$tmp/nth_page"
         ok "random is the same order on every run ($(sed 's/.*: //' "$out"))" [ "$(cat "$out")" = "$first" ]
     else
@@ -84,7 +84,7 @@ boxed() {
     shift
     run sh "$box" run "${box_mb}M" "$swap" -o "$order" "$@" "${size_mb}M"
     is "$order${*:+ $*}, $size_mb MB in a $box_mb MB box: exit status 0 (every page read back intact)" "$rc" -eq 0
-    [ "$rc" -eq 0 ] || show_run
+    [ "$rc" -eq 0 ] || show_run >&2
     diag "$(tail -n 2 "$out")"
     reads=$(($(field 3 major) - $(field 2 major)))
 }

@@ -126,7 +126,7 @@ asker_out || fail "a folder for the figure, as UID $run_uid" "cannot make one in
 made=${asker_tmp:-$tmp}/made.svg
 run env BOX="${box_mb}M" SIZE="${run_mb}M" AXIS=time sh "$lab" plot "$made" "$swap" -i "${box_mb}M" "${run_mb}M"
 is "lab plot: exit status 0" "$rc" -eq 0
-[ "$rc" -eq 0 ] || show_run
+[ "$rc" -eq 0 ] || show_run >&2
 lim=$(runner_limit_mb)
 if [ -n "$lim" ] && [ "$lim" -lt "$run_mb" ]; then
     # The runner is the box: one run, named after its limit.

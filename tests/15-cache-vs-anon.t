@@ -187,6 +187,15 @@ reaped_reader() {
     # PID a line; not a cat one of them has forked (heads).
     # shellcheck disable=SC2046 # the PIDs, a word each
     readers() { heads $(pgrep -u 0 -f '^sh -c i=0; while '); }
+    # seen_there: what the steps look at, for a failure: the stand-ins
+    # and runs of ours (PID, state, command line, box), the re-readers.
+    # shellcheck disable=SC2317 # called on failure
+    seen_there() {
+        for p in $(pgrep -u "$run_uid" -f "^(/bin/sh )?($c/swap|$gated_re|$swap)( |\$)"); do
+            printf '%s %s [%s] %s; ' "$p" "$(state_of "$p")" "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" "$(grep -o 'swap-box[^/]*' "/proc/$p/cgroup" 2>/dev/null | head -n 1)"
+        done
+        echo "re-readers: $(readers | tr '\n' ' ')"
+    }
     # The re-read row's ./swap held, and its re-reader started: the row
     # starts the re-reader just before ./swap, and on a loaded machine the
     # held ./swap may be seen before the re-reader's sh has become itself.
@@ -209,10 +218,13 @@ reaped_reader() {
         step="its re-reader, ended and reaped" && r=$(readers) &&
         w=$(find "$work_dir" -maxdepth 1 -type d -name "swap-cva.$pid.*") && [ -n "$w" ] &&
         : >"$w/stop" && wait_for gone; }; then
-        [ -z "${h-}" ] || let_go "$h"
-        own_kill -TERM "$pid"; wait "$pid"
+        there=$(seen_there)
+        # (A run held, and not let go, is ended: the script waits for it.)
+        own_kill -TERM "$pid"
+        end_standins "$c"
+        wait "$pid"
         at_exit=''
-        fail "$desc" "not seen in 60 s: $step" "$(cat "$out" "$err")"
+        fail "$desc" "not seen in 60 s: $step" "what was there: $there" "$(cat "$out" "$err")"
         return
     fi
     plant_at "$r"

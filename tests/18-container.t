@@ -187,7 +187,7 @@ finished plain
 is "plainly: exit 0" "$rc" -eq 0
 is "plainly: RSS at least 256 MB after writing" "$(field 2 rss)" -ge 256
 is "plainly: no swap" "$(field 3 swap)" -eq 0
-[ "$failures" -eq 0 ] || show_run
+[ "$failures" -eq 0 ] || show_run >&2
 
 if ! want_swap; then
     for t in "boxed: exit 0" "boxed: RSS" "boxed: swap" "boxed: read faults" "boxed: -v memory limit" "boxed: -v swap limit" \

@@ -269,11 +269,11 @@ if ! want_swap; then
     for t in "make class" "cache-vs-anon" "make plot"; do box_skip "$t" "$swap_why"; done
 else
     flow "make class N=2" env BOX="${box_mb}M" sh "$lab" class 2 "$((2 * box_mb))M"
-    [ "$rc" -eq 0 ] || show_run
+    [ "$rc" -eq 0 ] || show_run >&2
     flow "scripts/cache-vs-anon -c 200" env CVA_REREAD_MAX=2 CVA_BOX=16M CVA_FILE_MB=10 CVA_SIZE=12M sh "$top/scripts/cache-vs-anon" -c 200
-    [ "$rc" -eq 0 ] || show_run
+    [ "$rc" -eq 0 ] || show_run >&2
     flow "make plot" env BOX="${box_mb}M" sh "$lab" plot "$tmp/cwd/swap.svg" "$swap" -i "${box_mb}M" "$((2 * box_mb))M"
-    [ "$rc" -eq 0 ] || show_run
+    [ "$rc" -eq 0 ] || show_run >&2
 fi
 
 # A process of the student's wearing a run's command line: the tests'

@@ -196,8 +196,8 @@ nrun=$(pages_in $((run_mb * 1048576)))
 # alternately (run-to-run noise is the difference between two
 # runs alike).
 for i in 1 2; do
-    sh "$box" run "${box_mb}M" "$swap" -l "${run_mb}M" >"$tmp/l$i" 2>"$err" || show_run
-    sh "$box" run "${box_mb}M" "$swap" "${run_mb}M" >"$tmp/p$i" 2>"$err" || show_run
+    sh "$box" run "${box_mb}M" "$swap" -l "${run_mb}M" >"$tmp/l$i" 2>"$err" || show_run >&2
+    sh "$box" run "${box_mb}M" "$swap" "${run_mb}M" >"$tmp/p$i" 2>"$err" || show_run >&2
 done
 out=$tmp/l1
 read_majflt=$(( $(field 3 major) - $(field 2 major) ))
@@ -270,7 +270,7 @@ heat_check() {
         }
         END { interval_end() }' "$1" | tr '\n' ';'
 }
-sh "$box" run "${box_mb}M" "$swap" -l -i "$((box_mb / 2))M" "${run_mb}M" >"$tmp/h" 2>"$err" || show_run
+sh "$box" run "${box_mb}M" "$swap" -l -i "$((box_mb / 2))M" "${run_mb}M" >"$tmp/h" 2>"$err" || show_run >&2
 got=$(heat_check "$tmp/h")
 nheat=$(grep -c '^  heat ' "$tmp/h")
 is "box -l -i $((box_mb / 2))M: heat map lines ($nheat): at least 16" "$nheat" -ge 16

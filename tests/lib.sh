@@ -290,6 +290,9 @@ run() {
     rc=$? ran=1
 }
 
+# show_run: the last run's status and output, as TAP comments: on stdout
+# for a verbose log; after a failure, `show_run >&2`, since prove and CI's
+# log show a test's stderr and not its stdout.
 show_run() { diag "exit $rc; stdout:" "$(cat "$out")" "stderr:" "$(cat "$err")"; }
 
 # field LINE WHAT [FILE]: a number from line 1, 2 or 3 of the three-line
@@ -594,9 +597,11 @@ heads() {
 # each of its system calls too, so a stand-in may be taken for held just
 # before it stops itself: a SIGCONT sent then would be spent, and its own
 # SIGSTOP hold it for ever.  So the SIGCONT goes again at each look until
-# its Name is swap (root's tests: the gate runs the stand-in as 9); each
-# look is the shell's own read, with no pause, so that a caller may hold
-# it again before it has written a page.
+# its Name is swap (root's tests: the gate runs the stand-in as 9).  The
+# first thousand looks are the shell's own reads with no pause, so that a
+# caller may hold it again before it has written a page; on a machine so
+# slow or traced that they are not enough, a hundredth of a second between
+# looks, up to a minute.
 stopping_swap() {
     # shellcheck disable=SC2016 # the stand-in's own $$ and "$@"
     printf '#!/bin/sh\n! grep -q swap-box /proc/self/cgroup || kill -STOP $$\nexec "%s" "$@"\n' "$swap" >"$1/swap" &&
@@ -628,7 +633,7 @@ held_standin() {
 }
 let_go() {
     _lg=0
-    while [ $_lg -lt 100000 ]; do
+    while [ $_lg -lt 7000 ]; do
         _lg_name=''
         { while read -r _lg_k _lg_v _; do [ "$_lg_k" != Name: ] || { _lg_name=$_lg_v; break; }; done <"/proc/$1/status"; } 2>/dev/null
         case $_lg_name in
@@ -637,6 +642,7 @@ let_go() {
         esac
         signal_run -CONT "$1" swap
         _lg=$((_lg + 1))
+        [ $_lg -le 1000 ] || sleep 0.01
     done
     return 1
 }
