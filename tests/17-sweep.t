@@ -6,13 +6,14 @@
 # vm.swappiness or (MGLRU) a switched LRU.  Then scripts/box sweep -n lists
 # what is left, and the next run (or the sweep) undoes it all and says so in
 # one line.  A sweep leaves alone what a live run owns, and what is not
-# named as ours.  The boxed runs map 256 MB in 16 MB boxes (the live one,
-# which reads all back at the end, 32 MB) and are held still (SIGSTOP)
-# before they write a page: each runs a stand-in ./swap that stops itself
-# in its box (a flow's from a copy of the scripts), so that no check races
-# a run's end on a loaded, traced (the census) or emulated machine.  (A
-# run let go until it had pages in swap and stopped again was such a race:
-# under the census a 32 MB run could end between two looks.)  Last, the same kills with the
+# named as ours.  The boxed runs map 256 MB in 16 MB boxes and are held
+# still (SIGSTOP) before they write a page: each runs a stand-in ./swap
+# that stops itself in its box (a flow's from a copy of the scripts), so
+# that no check races a run's end on a loaded, traced (the census) or
+# emulated machine.  The live one (32 MB, 64 MB with pages larger than
+# 4 KiB) is held by its own output once it has pages in swap.  (Letting a
+# run go until it had pages in swap and stopping it again was such a race:
+# under the census a 32 MB run ended between two looks.)  Last, the same kills with the
 # guard on, as a teacher's runs have it: make demo, make class and the 1997
 # script, killed while their runs are held in their boxes, leave nothing
 # 30 s later, with no one sweeping.  A run need not outlast the
@@ -25,7 +26,7 @@ begin "$@"
 is_root || skip_all "not root: the runs that leave boxes, swapfiles and settings behind need root"
 need_box
 swap_lock
-plan 26
+plan 27
 # What is tested here is the sweep itself: the guards that root's flows
 # start (scripts/box guard) would undo what a kill -9 left before the
 # sweep could see it.  tests/22 tests a guard.
@@ -259,18 +260,56 @@ else
     fi
 fi
 
-# 5. A sweep leaves a live run alone: it finishes intact.
+# 5. A sweep leaves a live run alone, one with pages in swap: it finishes
+# intact.  The run is held by its own output, as tests/08 holds its run:
+# swap -i PAGE prints a line (80 bytes or more) for each page written and
+# read, into a FIFO whose pipe holds one page (F_SETPIPE_SZ, through perl),
+# read (head) up to the line for 24 MB, more than its 16 MB box holds, and
+# then not.  The run gets at most a page of lines and head's buffer
+# further (at 64 KiB pages some 900 lines, of more than 1,600 still to
+# print), so it waits in write(2) with 8 MB or more in swap, and is held
+# still (SIGSTOP) there while the sweep runs.  Its output is the only
+# writer left: a run that ends early ends the reads, not the test.
+# (32 MB where pages are 4 KiB, 64 MB with larger ones.)
+# shellcheck disable=SC2317 # called by ok
+held_in_swap() {
+    held_run && [ "$(awk '$1 == "VmSwap:" { print $2 }' "/proc/$(procs)/status" 2>/dev/null)" -gt 0 ] 2>/dev/null && return 0
+    echo "procs: $(procs); $(grep -h '^Vm\(RSS\|Swap\)' "/proc/$(procs)/status" 2>/dev/null | tr -s ' \n' ' ')" >&2
+    return 1
+}
+page=$(getconf PAGESIZE) live_mb=32
+[ "$page" -le 4096 ] || live_mb=64
+live_why=''
 if ! want_swap; then
-    for t in "a live run is left alone" "the live run still runs" "the live run finishes intact"; do box_skip "$t" "$swap_why"; done
+    live_why=$swap_why
 else
-    boxed_held "$tmp/live.out" 32M
+    mkfifo "$tmp/live.lines"
+    exec 7<>"$tmp/live.lines"
+    # (1031: F_SETPIPE_SZ, fcntl(2); the size a number, which perl passes
+    # as such: a string it would pass as a pointer, and EINVAL.)
+    one_page=$(perl -e 'fcntl(STDIN, 1031, 0 + $ARGV[0]) or print "F_SETPIPE_SZ: $!"' "$page" <&7)
+    [ -z "$one_page" ] || { exec 7<&-; live_why="cannot make a FIFO of one page ($one_page)"; }
+fi
+if [ -n "$live_why" ]; then
+    for t in "a live run held in swap" "a live run is left alone" "the live run still runs" "the live run finishes intact"; do box_skip "$t" "$live_why"; done
+else
+    # shellcheck disable=SC2094 # a FIFO: its read end and its write end
+    exec 8<"$tmp/live.lines" 6>"$tmp/live.lines" 7<&-
+    sh "$box" run 16M "$swap" -i "$page" "${live_mb}M" >&6 2>"$tmp/live.err" 6>&- 8<&- 9<&- &
     live=$!
+    exec 6>&-
+    head -n $((1 + 24 * 1048576 / page)) <&8 >"$tmp/live.head"
+    p=$(procs)
+    case $p in ''|*[!0-9]*) ;; *) signal_run -STOP "$p" swap && wait_for stopped ;; esac
+    ok "a live run held with 24 MB written in its 16 MB box: $(tail -n 1 "$tmp/live.head" | tr -s ' ')" held_in_swap
     run sh "$box" sweep
     ok "a sweep during a live run: nothing to clean ($(cat "$err"))" failed_saying 0 'nothing left behind'
-    ok "the live run still there after the sweep, as it was" held_run
+    ok "the live run still there after the sweep, as it was, pages in swap" held_in_swap
     unhold
+    cat <&8 >"$tmp/live.rest"
+    exec 8<&-
     wait "$live"
-    is "the live run finishes intact (exit 0, every page read back)" "$?" -eq 0
+    is "the live run finishes intact (exit 0, every page read back: $(tail -n 1 "$tmp/live.rest" | tr -s ' '))" "$?" -eq 0
 fi
 
 # 6. What is not named as ours is not touched: a file called swap-*, and a
