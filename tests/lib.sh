@@ -210,6 +210,11 @@ fail_text() {
 }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+# bail WHY: the test stops here, and prove says why (TAP's Bail out!).
+bail() {
+    echo "Bail out! $*"
+    exit 1
+}
 done_testing() { exit $((failures > 0)); }
 
 # Skip the whole file, before its plan.
@@ -606,11 +611,6 @@ stopping_swap() {
     # shellcheck disable=SC2016 # the stand-in's own $$ and "$@"
     printf '#!/bin/sh\n! grep -q swap-box /proc/self/cgroup || kill -STOP $$\nexec "%s" "$@"\n' "$swap" >"$1/swap" &&
         chmod 755 "$1/swap"
-}
-# bail WHY: the test stops here, and prove says why (TAP's Bail out!).
-bail() {
-    echo "Bail out! $*"
-    exit 1
 }
 # held_copy DIR SCRIPT...: the flows SCRIPT... with the files box loads,
 # copied to DIR/scripts, and the stand-in at DIR/swap, the ./swap they run
