@@ -80,7 +80,11 @@ diag "box: $how"
 # swap-box-PID-START-1.scope), which makes $hold/first, stops passing
 # them on after its first progress line (writing: ...) until $hold/go is
 # there; the others run the real one straight, or, where $hold/go2.wait is
-# there, once $hold/go2 is (each looked for every hundredth of a second).
+# there, once $hold/go2 is (each looked for every hundredth of a second,
+# by one perl: a sleep a look would start a process in the box each time,
+# and a sweep's kill_box on cgroup v1, which signals the box's PIDs one by
+# one, could then meet one reaped between its look and its kill, as the
+# census once caught: "kill PID ... reaped earlier in the trace").
 # Run 1, not whichever starts first: the lab waits for its runs in order,
 # so only a run after the first can end, and be reaped, behind its back.
 # $hold is the asker's (under sudo root's flows run ./swap as her), and
@@ -101,13 +105,13 @@ held_lab() {
 if grep -Eq 'swap-box[.-][0-9]+[.-][0-9]+[.-]1(\.scope)?\$' /proc/self/cgroup && mkdir "$hold/first" 2>/dev/null; then
     { "$swap" "\$@"; echo \$? >"$hold/status"; } | {
         while IFS= read -r l; do printf '%s\\n' "\$l"; case \$l in writing:*) break ;; esac; done
-        until [ -e "$hold/go" ]; do sleep 0.01; done
+        perl -e 'select(undef, undef, undef, 0.01) until -e \$ARGV[0]' "$hold/go"
         cat
     }
     exit "\$(cat "$hold/status")"
 fi
 # The others wait first for \$hold/go2 where the test asks (reaped_test).
-[ ! -e "$hold/go2.wait" ] || until [ -e "$hold/go2" ]; do sleep 0.01; done
+[ ! -e "$hold/go2.wait" ] || perl -e 'select(undef, undef, undef, 0.01) until -e \$ARGV[0]' "$hold/go2"
 exec "$swap" "\$@"
 HELD
     held_lab=$co/scripts/lab
