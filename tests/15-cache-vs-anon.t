@@ -112,15 +112,10 @@ ok "no file, temporary folder or box left" [ -z "$left" ]
 # command), so the run is let go after the SIGTERM.
 sh "$c/scripts/cache-vs-anon" 0 60 100 200 >/dev/null 2>&1 &
 pid=$!
-int_held=''
-if wait_for held_standin "$c"; then
-    int_held=$held
-    own_kill -TERM "$pid"
-    let_go "$held"
-else
-    own_kill -TERM "$pid"
-    end_standins "$c"
-fi
+wait_for held_standin "$c"
+int_held=$held
+own_kill -TERM "$pid"
+let_go_or_end "$c"
 wait "$pid"
 st=$?
 # The row's box helper (scripts/box run) finishes on its own and removes its
@@ -145,15 +140,9 @@ else
     # before it are only the way there.
     env CVA_REREAD_MAX=2 sh "$c/scripts/cache-vs-anon" 0 >"$out" 2>&1 &
     pid=$!
-    i=0 switched=$lru_before held=''
-    while [ $i -lt 4 ] && wait_for held_standin "$c"; do
-        { read -r switched <"$lg"; } 2>/dev/null
-        [ "$switched" = "$lru_before" ] || break
-        let_go "$held"
-        held='' i=$((i + 1))
-    done
+    held_under_other_lru "$c" "$lru_before"
     own_kill -TERM "$pid"
-    if [ -n "$held" ]; then let_go "$held"; else end_standins "$c"; fi
+    let_go_or_end "$c"
     wait "$pid"
     ok "interrupted under the other LRU: seen switched ($switched)" [ "$switched" != "$lru_before" ]
     ok "interrupted under the other LRU: lru_gen/enabled back to $lru_before" [ "$(cat "$lg")" = "$lru_before" ]

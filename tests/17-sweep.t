@@ -203,12 +203,12 @@ else
     sh "$h/scripts/cache-vs-anon" 200 >/dev/null 2>&1 &
     c=$!
     c_tag=$(sh "$box" tag "$c")
-    c_held=''
-    wait_for held_standin "$h" && c_held=$held
+    wait_for held_standin "$h"
+    c_held=$held
     changed=$(cat /proc/sys/vm/swappiness)
     own_kill -KILL "$c"
     wait "$c" 2>/dev/null
-    if [ -n "$c_held" ]; then let_go "$c_held"; else end_standins "$h"; fi
+    let_go_or_end "$h"
     wait_for no_boxed_run
     left=$(ls -d "$work_dir"/swap-cva."$c_tag".* "$state_dir"/swap-cva."$c_tag".* 2>/dev/null)
     # shellcheck disable=SC2317 # called by ok
@@ -235,18 +235,12 @@ else
         # on an emulated machine a re-read row under MGLRU took 377 s.)
         env CVA_REREAD_MAX=2 sh "$h/scripts/cache-vs-anon" 0 >"$tmp/cva.out" 2>&1 &
         c=$!
-        i=0 switched=$lru held=''
         wait_max=6000
-        while [ $i -lt 4 ] && wait_for held_standin "$h"; do
-            switched=$(cat "$lg")
-            [ "$switched" = "$lru" ] || break
-            let_go "$held"
-            held='' i=$((i + 1))
-        done
+        held_under_other_lru "$h" "$lru"
         wait_max=600
         own_kill -KILL "$c"
         wait "$c" 2>/dev/null
-        if [ -n "$held" ]; then let_go "$held"; else end_standins "$h"; fi
+        let_go_or_end "$h"
         wait_for no_boxed_run
         # A row's own scripts/box run, started just before the kill, may
         # live on and sweep first; its lines go where the script's went.

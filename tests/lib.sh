@@ -651,6 +651,24 @@ end_standins() {
         ! in_cgroup_named "$_es" swap-box || signal_run -KILL "$_es" swap
     done
 }
+# let_go_or_end DIR: after a flow was interrupted or killed, the stand-in
+# it held ($held) let go, or, where none was held, DIR's ended.
+let_go_or_end() { if [ -n "$held" ]; then let_go "$held"; else end_standins "$1"; fi; }
+# held_under_other_lru DIR LRU: the 1997 script's rows (DIR's stand-ins)
+# held in turn and let go until one is held with lru_gen/enabled no
+# longer LRU, read while it is (the script switches only between rows):
+# that one in $held, the value read in $switched; 1, $held empty, if none
+# within four rows.
+held_under_other_lru() {
+    _hl=0 switched=$2 held=''
+    while [ $_hl -lt 4 ] && wait_for held_standin "$1"; do
+        { read -r switched </sys/kernel/mm/lru_gen/enabled; } 2>/dev/null
+        [ "$switched" = "$2" ] || return 0
+        let_go "$held"
+        held='' _hl=$((_hl + 1))
+    done
+    return 1
+}
 
 # boxes: this user's boxes (cgroups swap-box.TAG, systemd scopes
 # swap-box-PID-START.scope).  boxed_run_of TAG: a process runs in the box
