@@ -23,11 +23,13 @@ say() { printf '%s: %s\n' "$me" "$*" >&2; }
 # the shell's own read and expansions: the sweep does this for every name
 # it meets, and a process per look costs seconds on an emulated machine.
 proc_stat() {
-    stat_state='' stat_start=''
+    stat_state='' stat_start='' stat_ppid=''
     { IFS= read -r stat_rest <"/proc/$1/stat"; } 2>/dev/null || return 1
     case $stat_rest in *") "*) ;; *) return 1 ;; esac
     stat_rest=${stat_rest##*") "}
     stat_state=${stat_rest%% *}
+    stat_ppid=${stat_rest#* }
+    stat_ppid=${stat_ppid%% *}
     stat_i=1
     while [ "$stat_i" -lt 20 ]; do
         case $stat_rest in *" "*) stat_rest=${stat_rest#* } ;; *) return 1 ;; esac
@@ -272,7 +274,13 @@ has_word() {
 # the look and the kill) reads the PID's /proc/PID/cgroup again, and it is
 # signalled only while it is still in DIR and has not ended (a zombie,
 # which its parent may reap at any moment, freeing its PID, is passed
-# over).
+# over).  And only once its parent is outside DIR: a parent inside, still
+# going, reaps its children whenever they end (a shell's sleep a look),
+# and one could end and be reaped between the look and the kill, its PID
+# free for anyone.  So the box is ended from the top, in rounds: each
+# kills the processes whose parent is outside (its helper, or the init
+# process that takes the orphans of the last round), which end only by
+# that kill or at their own end.
 kill_box() {
     if [ -f "$1/cgroup.kill" ]; then
         echo 1 2>/dev/null >"$1/cgroup.kill"
@@ -284,11 +292,22 @@ kill_box() {
     for kb_m in $cg_all; do
         case $1 in "$kb_m"/*) kb_r=${1#"$kb_m"}; [ "${#kb_rel}" -le "${#kb_r}" ] || kb_rel=$kb_r ;; esac
     done
-    while read -r kb_pid; do
-        case $kb_pid in ''|*[!0-9]*) continue ;; esac
-        proc_stat "$kb_pid" && [ "$stat_state" != Z ] && in_cgroup "$kb_pid" "$kb_rel" &&
-            kill -KILL "$kb_pid" 2>/dev/null
-    done 2>/dev/null <"$1/cgroup.procs"
+    kb_round=0
+    while [ $kb_round -lt 500 ]; do
+        kb_left=''
+        while read -r kb_pid; do
+            case $kb_pid in ''|*[!0-9]*) continue ;; esac
+            { proc_stat "$kb_pid" && [ "$stat_state" != Z ]; } || continue
+            kb_left=1
+            ! in_cgroup "$stat_ppid" "$kb_rel" || continue
+            proc_stat "$kb_pid" && [ "$stat_state" != Z ] && in_cgroup "$kb_pid" "$kb_rel" &&
+                kill -KILL "$kb_pid" 2>/dev/null
+        done 2>/dev/null <"$1/cgroup.procs"
+        [ -n "$kb_left" ] || return 0
+        kb_round=$((kb_round + 1))
+        # (The orphans of this round are handed to their new parent.)
+        sleep 0.01 2>/dev/null
+    done
 }
 # in_cgroup PID PATH: PID is, now, in a cgroup at PATH (from its mount
 # point) of one of its hierarchies: /proc/PID/cgroup read by the shell.

@@ -81,10 +81,7 @@ diag "box: $how"
 # them on after its first progress line (writing: ...) until $hold/go is
 # there; the others run the real one straight, or, where $hold/go2.wait is
 # there, once $hold/go2 is (each looked for every hundredth of a second,
-# by one perl: a sleep a look would start a process in the box each time,
-# and a sweep's kill_box on cgroup v1, which signals the box's PIDs one by
-# one, could then meet one reaped between its look and its kill, as the
-# census once caught: "kill PID ... reaped earlier in the trace").
+# by one perl, which starts no process in the box while it waits).
 # Run 1, not whichever starts first: the lab waits for its runs in order,
 # so only a run after the first can end, and be reaped, behind its back.
 # $hold is the asker's (under sudo root's flows run ./swap as her), and
