@@ -1,14 +1,16 @@
 #!/bin/sh
 # Root runs exactly the file it checked, with the rights of the one who
 # asked, writes only where that one may, and its guard outlives a machine
-# out of PIDs (scripts/box: gate, guard_watch; scripts/lab: out_ok, put_out).
+# out of PIDs (scripts/gate: gate, write_ok, write_for; scripts/undo: guard_watch).
 #  - A student flips a link to the program, and a link to a folder in the
 #    middle of its path, between her script and a program of root's, while
 #    root asks for 200 runs of it: her canary never runs as root.
 #  - lab demo and lab plot refuse her program before any run, the plain
 #    one too; box run under sudo runs the program as the user who ran it.
 #  - lab plot OUT, OUT a link to a folder only root may write: nothing is
-#    written there; OUT in a folder the asker may not write: refused first.
+#    written there (under sudo, her own file in its place; root alone
+#    refuses a folder of hers before any run); OUT in a folder the asker
+#    may not write: refused first.
 #  - The guard with its forks denied (a pids cgroup): still there, and the
 #    machine as found within 30 s of the PIDs coming back; its log in
 #    root's state folder where there is no /dev/log.
@@ -54,6 +56,15 @@ link_replaced_by() {
     [ "$rc" -eq 0 ] && [ -z "$(ls -A "$tmp/rootonly")" ] && [ -f "$sd/fig.svg" ] && [ ! -L "$sd/fig.svg" ] &&
         [ "$(stat -c %u "$sd/fig.svg")" = "$1" ] && grep -q '<svg' "$sd/fig.svg" && return 0
     echo "root's folder: $(ls -A "$tmp/rootonly"); OUT: $(ls -l "$sd/fig.svg")" >&2
+    return 1
+}
+# refused_unwritten OUT: root alone refused OUT, in a folder others may
+# change, before any run; her link there untouched.
+# shellcheck disable=SC2317 # called by ok
+refused_unwritten() {
+    [ "$rc" -ne 0 ] && [ -z "$(ls -A "$tmp/rootonly")" ] && grep -q "refusing to write $1 as root: " "$err" &&
+        ! grep -q running "$err" && [ "$(readlink "$1")" = "$tmp/rootonly" ] && return 0
+    echo "root's folder: $(ls -A "$tmp/rootonly"); OUT: $(ls -l "$1")" >&2
     return 1
 }
 # shellcheck disable=SC2317 # called by ok
@@ -150,8 +161,8 @@ if want_swap; then
         link_replaced_by "$student_uid"
     as_student rm -f "$sd/fig.svg" && as_student ln -s "$tmp/rootonly" "$sd/fig.svg"
     BOX=16M run env -u SUDO_UID -u SUDO_GID sh "$lab" plot "$sd/fig.svg" "$swap" 8M
-    ok "lab plot as root alone, OUT her link to root's folder: the link replaced, nothing in root's folder" \
-        link_replaced_by 0
+    ok "lab plot as root alone, OUT her link in her folder: refused before any run, nothing in root's folder, her link as it was" \
+        refused_unwritten "$sd/fig.svg"
 else
     box_skip "lab plot under her sudo, OUT her link to root's folder" "$swap_why"
     box_skip "lab plot as root alone, OUT her link to root's folder" "$swap_why"
