@@ -60,8 +60,10 @@ census_says() {
     cat "$tmp/t.census" >&2
     return 1
 }
-# A background job that ended, reaped by the shell while it slept, then
-# signalled by its old PID.  The PID cannot be anyone's by then: the job
+# A background job that ended, reaped by the shell's wait (not while it
+# slept: a perl slow to start, under strace on a busy machine, was not yet
+# gone after 0.3 s, and the kill found it alive), then signalled by its old
+# PID.  The PID cannot be anyone's by then: the job
 # made itself a process group's leader and left a child in that group
 # until the shell that sends the signal has gone (asked with signal 0
 # every 50 ms; at most 30 s), and a PID is not used again while it names
@@ -71,7 +73,7 @@ census_says() {
 # shellcheck disable=SC2016 # expanded by that sh
 known "the census catches a signal to a PID reaped earlier in the trace" '^BAD sh [0-9]+ kill PID [0-9]+ reaped earlier in the trace' \
     sh -c 'perl -e "my \$sh = getppid; setpgrp(0, 0); fork and exit;
-        for (1 .. 600) { kill(0, \$sh) or last; select(undef, undef, undef, 0.05) }" & p=$!; sleep 0.3; kill -WINCH $p; true'
+        for (1 .. 600) { kill(0, \$sh) or last; select(undef, undef, undef, 0.05) }" & p=$!; wait $p; kill -WINCH $p; true'
 # (The target, a child of this shell, stopped first: it cannot end on its
 # own and be reaped while the traced kill is on its way, however slow the
 # machine; a TERM waits for its CONT.)
