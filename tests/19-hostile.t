@@ -197,6 +197,12 @@ if [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ]; then
     for t in "make demo TEMP_SWAP=1 under a racing student" "the demo swapped into root's own file only"; do
         skip "$t" "swap is on already here ($(awk 'NR > 1 { print $1 }' /proc/swaps | tr '\n' ' ')), so the demo would make no swapfile"
     done
+elif ! how=$(sh "$box" how); then
+    # (Its swapfile is made for the boxed run, and looked at while that run
+    # is held in its box.)
+    for t in "make demo TEMP_SWAP=1 under a racing student" "the demo swapped into root's own file only"; do
+        box_skip "$t" "no way to make a memory box: ${how#none: }"
+    done
 else
     # A root shell's tag, PID.START (the 22nd field of /proc/PID/stat).
     # shellcheck disable=SC2016 # perl's own variables

@@ -317,8 +317,9 @@ if make_student; then
     refused "-s below a folder another user owns ($d)" sh "$be" -y -s "$d/rows"
     own_kill -TERM "$sleeper"
 else
-    fail "-s below a folder another user owns: refused" "cannot make a user: $(cat "$tmp/useradd.err")"
-    fail "other users' processes running: not without -y" "cannot make a user: $(cat "$tmp/useradd.err")"
-    fail "other users' processes running: no row ran" "cannot make a user"
+    why="cannot make a user: $(cat "$tmp/useradd.err" 2>/dev/null)"
+    skip "other users' processes running: not without -y" "$why"
+    skip "other users' processes running: no row ran" "$why"
+    skip "-s below a folder another user owns: refused" "$why"
 fi
 done_testing
