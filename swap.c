@@ -305,7 +305,8 @@ static struct options parse_args(int argc, char *argv[])
         { "no-live", no_argument, NULL, 'N' },
         { NULL, 0, NULL, 0 },
     };
-    struct options opt = { DEFAULT_SIZE, 0, 0, 0, FORWARD, 0, -1 };
+    /* By name: a field not named is 0, and a new one shifts none. */
+    struct options opt = { .size = DEFAULT_SIZE, .order = FORWARD, .live = -1 };
     const char *step = NULL;
     int have_size = 0, c, at;
 
