@@ -19,32 +19,10 @@
  * written, then bring them back, a readahead cluster per major fault, while
  * they are read.
  *
- * The read pass can take the pages in another order (-o): backwards, or in
- * a fixed pseudo-random permutation.  The write pass is always forward, so
- * the pages lie on the swap device the same way in every run and only the
- * order of the reads changes: what the kernel's swap readahead, which bets
- * on neighbours, gets right or wrong shows in the major fault count.
- *
- * With -i STEP it also prints a line each time another STEP has been
- * written or read, as it goes: a live view of RSS filling the box and
- * stopping there while swap grows, and of the major faults piling up.
- *
- * With -m it shows *which* pages are where: after each line, a strip from
- * the mapping's first page to its last, read from /proc/self/pagemap (bit
- * 63: present in RAM, bit 62: in swap; readable without privilege, and
- * reading it faults nothing in).  With -v, after each step, how long the
- * box's tasks stalled waiting for memory (PSI).
- *
- * With -l it times every access to a page and sorts it by what the kernel
- * did meanwhile, as this thread's own fault counters tell
- * (getrusage(RUSAGE_THREAD), counted in the fault path): no fault (a load
- * or store that found its page in RAM), a minor fault (the page was made,
- * or found in the swap cache, without waiting for the device), a major
- * fault (a wait for the device).  After each step, one line per kind: how
- * many, the median, the 99th percentile, the slowest, and the time they
- * took together.  The cost of one access, measured, not divided out.
- *
- * Usage: swap [-v] [-m] [-l] [-o ORDER] [-i STEP] [--pause] [SIZE]   (swap --help says more)
+ * Its options show more of the same run: another read order, a line each
+ * time another part is written or read, which pages are where, the cost of
+ * each access, what shapes the result, a pause after each line to look at
+ * it.  swap --help lists them; man swap (man/swap.1) says what each shows.
  */
 #define _GNU_SOURCE             /* MAP_ANONYMOUS, MADV_NOHUGEPAGE, RUSAGE_THREAD under -std=c11 */
 
@@ -119,7 +97,8 @@ static void size_text(char *buf, size_t len, unsigned long long bytes)
 
 static void usage(void)
 {
-    printf("Usage: %s [-v] [-m] [-l] [-o ORDER] [-i STEP] [--pause] [SIZE]\n"
+    printf("Usage: %s [-v] [-m] [-l] [-o ORDER] [-i STEP] [--live|--no-live] [--pause]\n"
+           "            [SIZE]\n"
            "Map SIZE bytes of anonymous memory, write one byte per page, read one byte\n"
            "per page, and after each step print VmRSS, VmSwap, major faults and time.\n"
            "\n"
