@@ -19,32 +19,10 @@
  * written, then bring them back, a readahead cluster per major fault, while
  * they are read.
  *
- * The read pass can take the pages in another order (-o): backwards, or in
- * a fixed pseudo-random permutation.  The write pass is always forward, so
- * the pages lie on the swap device the same way in every run and only the
- * order of the reads changes: what the kernel's swap readahead, which bets
- * on neighbours, gets right or wrong shows in the major fault count.
- *
- * With -i STEP it also prints a line each time another STEP has been
- * written or read, as it goes: a live view of RSS filling the box and
- * stopping there while swap grows, and of the major faults piling up.
- *
- * With -m it shows *which* pages are where: after each line, a strip from
- * the mapping's first page to its last, read from /proc/self/pagemap (bit
- * 63: present in RAM, bit 62: in swap; readable without privilege, and
- * reading it faults nothing in).  With -v, after each step, how long the
- * box's tasks stalled waiting for memory (PSI).
- *
- * With -l it times every access to a page and sorts it by what the kernel
- * did meanwhile, as this thread's own fault counters tell
- * (getrusage(RUSAGE_THREAD), counted in the fault path): no fault (a load
- * or store that found its page in RAM), a minor fault (the page was made,
- * or found in the swap cache, without waiting for the device), a major
- * fault (a wait for the device).  After each step, one line per kind: how
- * many, the median, the 99th percentile, the slowest, and the time they
- * took together.  The cost of one access, measured, not divided out.
- *
- * Usage: swap [-v] [-m] [-l] [-o ORDER] [-i STEP] [SIZE]   (swap --help says more)
+ * Its options show more of the same run: another read order, a line each
+ * time another part is written or read, which pages are where, the cost of
+ * each access, what shapes the result, a pause after each line to look at
+ * it.  swap --help lists them; man swap (man/swap.1) says what each shows.
  */
 #define _GNU_SOURCE             /* MAP_ANONYMOUS, MADV_NOHUGEPAGE, RUSAGE_THREAD under -std=c11 */
 
@@ -119,7 +97,8 @@ static void size_text(char *buf, size_t len, unsigned long long bytes)
 
 static void usage(void)
 {
-    printf("Usage: %s [-v] [-m] [-l] [-o ORDER] [-i STEP] [SIZE]\n"
+    printf("Usage: %s [-v] [-m] [-l] [-o ORDER] [-i STEP] [--live|--no-live] [--pause]\n"
+           "            [SIZE]\n"
            "Map SIZE bytes of anonymous memory, write one byte per page, read one byte\n"
            "per page, and after each step print VmRSS, VmSwap, major faults and time.\n"
            "\n"
@@ -146,6 +125,9 @@ static void usage(void)
            "            with -i, redraw the current step's line (and its map and -l\n"
            "            lines) in place, or print every line; the default: in place\n"
            "            when the output is a terminal\n"
+           "  --pause   after each line, stop until Enter (on a terminal) or a line\n"
+           "            on standard input; at its end, no more pauses; no step's\n"
+           "            time counts them; every line stays (not with --live)\n"
            "  -h, --help  this text\n"
            "  -V, --version  the program's version\n"
            "\n"
@@ -229,6 +211,7 @@ static size_t nth_page(enum order order, size_t k, size_t npages)
 struct options {
     unsigned long long size;    /* bytes, not yet rounded to pages */
     int verbose, map, latency;
+    int pause;                  /* --pause: stop after each line */
     enum order order;
     unsigned long long step;    /* -i: bytes between progress lines; 0: none */
     int live;                   /* --live 1, --no-live 0, else -1: on a terminal */
@@ -301,11 +284,13 @@ static struct options parse_args(int argc, char *argv[])
     static const struct option longs[] = {
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
+        { "pause", no_argument, NULL, 'P' },
         { "live", no_argument, NULL, 'L' },
         { "no-live", no_argument, NULL, 'N' },
         { NULL, 0, NULL, 0 },
     };
-    struct options opt = { DEFAULT_SIZE, 0, 0, 0, FORWARD, 0, -1 };
+    /* By name: a field not named is 0, and a new one shifts none. */
+    struct options opt = { .size = DEFAULT_SIZE, .order = FORWARD, .live = -1 };
     const char *step = NULL;
     int have_size = 0, c, at;
 
@@ -336,6 +321,7 @@ static struct options parse_args(int argc, char *argv[])
         case 'v': opt.verbose = 1; break;
         case 'm': opt.map = 1; break;
         case 'l': opt.latency = 1; break;
+        case 'P': opt.pause = 1; break;
         case 'o': opt.order = parse_order(optarg); break;
         case 'i': step = optarg; opt.step = parse_size(step, "step"); break;
         case ':':
@@ -347,6 +333,8 @@ static struct options parse_args(int argc, char *argv[])
             usage_error("unknown option '-%c'", optopt);
         }
     }
+    if (opt.pause && opt.live == 1)
+        usage_error("--pause keeps every line: it does not go with --live");
     if (opt.step > opt.size) {
         char amount[32];
 
@@ -401,21 +389,22 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Seconds spent drawing page maps (-m) so far: no step's time counts them. */
-static double map_seconds;
+/* Seconds spent so far drawing page maps (-m) and paused (--pause): no
+ * step's time counts them. */
+static double aside_seconds;
 
-struct clock { double start, map_seconds; };
+struct clock { double start, aside_seconds; };
 
 static struct clock clock_start(void)
 {
-    struct clock c = { now(), map_seconds };
+    struct clock c = { now(), aside_seconds };
 
     return c;
 }
 
 static double clock_read(struct clock c)
 {
-    return now() - c.start - (map_seconds - c.map_seconds);
+    return now() - c.start - (aside_seconds - c.aside_seconds);
 }
 
 /* ------------------------------------------------------- page map (-m) */
@@ -518,7 +507,7 @@ static void map_line(void)
     strip[cell] = '\0';
     printf("%-10s[%s]\n", "", strip);
     fflush(stdout);
-    map_seconds += now() - t;
+    aside_seconds += now() - t;
 }
 
 /* VmRSS and VmSwap, in kB, from /proc/self/status. */
@@ -547,6 +536,7 @@ static void read_status(long *rss_kb, long *swap_kb)
 }
 
 static void heat_lines(void);
+static void pause_here(void);
 
 /* ------------------------------------------- the live view (-i, terminal) */
 
@@ -704,6 +694,7 @@ static void progress_line(struct progress *p, size_t done)
     report(label, clock_read(p->start));
     if (live.on)
         live_end();
+    pause_here();
     p->next = p->npages - done > p->every ? done + p->every : SIZE_MAX;
 }
 
@@ -1385,6 +1376,58 @@ static void warn_if_box_will_kill(unsigned long long size)
                 limit_text(cg.mem_limit, buf, sizeof(buf)), usable / MiB, size / MiB);
 }
 
+/* ------------------------------------------------------ the pause (--pause) */
+
+/* After each line the run waits where it is, so that a student can look at
+ * it (/proc/PID/status, smaps_rollup, the box's memory.stat) at leisure,
+ * until told to go on: Enter on a terminal, else a line on standard input,
+ * read a byte at a time so that no more is taken than the line.  At the end
+ * of the input the pauses end.  Neither the time (the step's clock) nor the
+ * stall time (-v) of the wait is the step's. */
+static struct {
+    int on, tty;
+    struct stall *stall;
+} pausing;
+
+static void pause_here(void)
+{
+    struct stall *st = pausing.stall;
+    unsigned long long some0 = 0, full0 = 0, some1, full1;
+    int psi;
+    ssize_t got;
+    char c;
+    double t;
+
+    if (!pausing.on)
+        return;
+    /* Whoever reads stdout knows the run is paused once the line is there. */
+    if (fflush(stdout) == EOF)
+        die("standard output");
+    t = now();
+    psi = st != NULL && st->on && read_pressure(st->path, &some0, &full0) == 0;
+    if (pausing.tty)
+        fprintf(stderr, "%s: PID %ld paused: press Enter to go on (Ctrl-D: no more pauses) ",
+                progname, (long)getpid());
+    else
+        fprintf(stderr, "%s: PID %ld paused: a line on standard input goes on\n", progname,
+                (long)getpid());
+    do
+        got = read(STDIN_FILENO, &c, 1);
+    while ((got == 1 && c != '\n') || (got == -1 && errno == EINTR));
+    if (got == -1)
+        die("standard input");
+    if (got == 0) {
+        pausing.on = 0;
+        if (pausing.tty)
+            fputc('\n', stderr);   /* after Ctrl-D, the next line on a line of its own */
+    }
+    if (psi && read_pressure(st->path, &some1, &full1) == 0) {
+        st->some += some1 - some0;
+        st->full += full1 - full0;
+    }
+    aside_seconds += now() - t;
+}
+
 /* --------------------------------------------------------------- the work */
 
 static void *map_anonymous(size_t size)
@@ -1505,6 +1548,7 @@ static size_t run_step(enum what what, const char *label, const struct options *
     seconds = clock_read(t);
     report(label, seconds);
     end_step(seconds, stall);
+    pause_here();
     return bad;
 }
 
@@ -1522,7 +1566,11 @@ int main(int argc, char *argv[])
     opt = parse_args(argc, argv);
     latency.on = opt.latency;
     latency.heat = opt.latency && opt.step != 0;
-    live.on = live_wanted(opt.live, opt.step);
+    /* Paused, each line is a place the run stopped at: they all stay. */
+    live.on = live_wanted(opt.pause ? 0 : opt.live, opt.step);
+    pausing.on = opt.pause;
+    pausing.tty = isatty(STDIN_FILENO);
+    pausing.stall = &stall;
     page = page_size();
     npages = (size_t)((opt.size + (unsigned long long)page - 1) / (unsigned long long)page);
     size = npages * (size_t)page;
@@ -1540,6 +1588,7 @@ int main(int argc, char *argv[])
     if (opt.map)
         map_start(mem, npages, (size_t)page);
     report("start:", seconds);
+    pause_here();
 
     run_step(WRITE, label, &opt, mem, npages, (size_t)page, &stall, &first_bad);
     bad = run_step(READ, read_label(opt.order), &opt, mem, npages, (size_t)page, &stall, &first_bad);
