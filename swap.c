@@ -22,7 +22,8 @@
  * Its options show more of the same run: another read order, a line each
  * time another part is written or read, which pages are where, the cost of
  * each access, what shapes the result, a pause after each line to look at
- * it.  swap --help lists them; man swap (man/swap.1) says what each shows.
+ * it, its numbers as CSV or JSON records.  swap --help lists them; man swap
+ * (man/swap.1) says what each shows.
  */
 #define _GNU_SOURCE             /* MAP_ANONYMOUS, MADV_NOHUGEPAGE, RUSAGE_THREAD under -std=c11 */
 
@@ -98,7 +99,7 @@ static void size_text(char *buf, size_t len, unsigned long long bytes)
 static void usage(void)
 {
     printf("Usage: %s [-v] [-m] [-l] [-o ORDER] [-i STEP] [--live|--no-live] [--pause]\n"
-           "            [SIZE]\n"
+           "            [--format=FORMAT] [--export-csv=FILE] [--export-json=FILE] [SIZE]\n"
            "Map SIZE bytes of anonymous memory, write one byte per page, read one byte\n"
            "per page, and after each step print VmRSS, VmSwap, major faults and time.\n"
            "\n"
@@ -128,6 +129,22 @@ static void usage(void)
            "  --pause   after each line, stop until Enter (on a terminal) or a line\n"
            "            on standard input; at its end, no more pauses; no step's\n"
            "            time counts them; every line stays (not with --live)\n"
+           "  --format=FORMAT\n"
+           "            what stdout carries: text (the default, the lines above), or\n"
+           "            a record per line of the text, its numbers unrounded, as csv\n"
+           "            (RFC 4180: a header row, CRLF line ends) or json (JSON Lines):\n"
+           "            step (start, write, read), bytes (of the step, done so far),\n"
+           "            rss_kb, swap_kb, major_faults, minor_faults, seconds, order;\n"
+           "            with -m, pages_in_ram, pages_in_swap, pages_untouched; with\n"
+           "            -l, for each KIND (no_fault, minor_fault, major_fault),\n"
+           "            KIND_count, KIND_median_ns, KIND_p99_ns, KIND_max_ns and\n"
+           "            KIND_total_ns on the line that ends a step.  -v's lines go to\n"
+           "            stderr; the maps, -l's lines and the heat lines are not printed\n"
+           "  --export-csv=FILE\n"
+           "  --export-json=FILE\n"
+           "            also write the records to FILE, as csv or as json, whatever\n"
+           "            stdout carries: the text on the screen, the numbers in a\n"
+           "            file, from the same run\n"
            "  -h, --help  this text\n"
            "  -V, --version  the program's version\n"
            "\n"
@@ -217,6 +234,18 @@ struct options {
     int live;                   /* --live 1, --no-live 0, else -1: on a terminal */
 };
 
+/* What stdout carries (--format), and the files that get the records too
+ * (--export-csv, --export-json).  Read where each line is printed, as the
+ * live view's and -l's settings are, so kept beside the options. */
+enum format { TEXT, CSV, JSON };
+
+static const char *const format_names[] = { "text", "csv", "json" };
+
+static struct {
+    enum format format;
+    const char *export[JSON + 1];       /* by format: the file named, or NULL */
+} output;
+
 /* SIZE is digits with an optional K, M or G.  strtoull alone would accept
  * " 5", "+5" and "-5" (the last one wrapped around), so the first character
  * must be a digit.  what names the number in the error ("size"). */
@@ -265,6 +294,15 @@ static enum order parse_order(const char *arg)
     return FORWARD;             /* not reached */
 }
 
+static enum format parse_format(const char *arg)
+{
+    for (size_t i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++)
+        if (strcmp(arg, format_names[i]) == 0)
+            return (enum format)i;
+    usage_error("bad format '%s' (use text, csv or json)", arg);
+    return TEXT;                /* not reached */
+}
+
 /* SIZE, the one operand; a second one is an error. */
 static void take_size(struct options *opt, int *have_size, const char *arg)
 {
@@ -287,6 +325,9 @@ static struct options parse_args(int argc, char *argv[])
         { "pause", no_argument, NULL, 'P' },
         { "live", no_argument, NULL, 'L' },
         { "no-live", no_argument, NULL, 'N' },
+        { "format", required_argument, NULL, 'F' },
+        { "export-csv", required_argument, NULL, 'C' },
+        { "export-json", required_argument, NULL, 'J' },
         { NULL, 0, NULL, 0 },
     };
     /* By name: a field not named is 0, and a new one shifts none. */
@@ -318,6 +359,9 @@ static struct options parse_args(int argc, char *argv[])
         case 'V': version(); break;
         case 'L': opt.live = 1; break;
         case 'N': opt.live = 0; break;
+        case 'F': output.format = parse_format(optarg); break;
+        case 'C': output.export[CSV] = optarg; break;
+        case 'J': output.export[JSON] = optarg; break;
         case 'v': opt.verbose = 1; break;
         case 'm': opt.map = 1; break;
         case 'l': opt.latency = 1; break;
@@ -325,6 +369,8 @@ static struct options parse_args(int argc, char *argv[])
         case 'o': opt.order = parse_order(optarg); break;
         case 'i': step = optarg; opt.step = parse_size(step, "step"); break;
         case ':':
+            if (strncmp(argv[at], "--", 2) == 0)        /* --format, --export-csv, --export-json */
+                usage_error("option '%s' needs %s", argv[at], optopt == 'F' ? "a FORMAT" : "a FILE");
             usage_error("option '-%c' needs %s", optopt, optopt == 'o' ? "an ORDER" : "a STEP");
             break;
         default:                /* a long option as typed, or the short one's letter */
@@ -407,6 +453,18 @@ static double clock_read(struct clock c)
     return now() - c.start - (aside_seconds - c.aside_seconds);
 }
 
+/* The line being printed, for its record (--format, --export-*): what
+ * report was told, print_line's numbers, and map_line's counts. */
+static struct {
+    const char *step;           /* "start", "write" or "read" */
+    unsigned long long bytes;   /* of the step, done so far */
+    int ends_step;              /* the step's last line: -l's numbers */
+    long rss_kb, swap_kb, major, minor;
+    double seconds;
+    int mapped;                 /* the counts below were read (-m) */
+    size_t ram, swapped, untouched;
+} row;
+
 /* ------------------------------------------------------- page map (-m) */
 
 /* Which of the mapping's pages are where, from /proc/self/pagemap: one
@@ -441,8 +499,9 @@ static void map_start(const unsigned char *mem, size_t npages, size_t page)
     pagemap.page = page;
     pagemap.cells = npages < MAP_WIDTH ? npages : MAP_WIDTH;
     size_text(amount, sizeof(amount), (unsigned long long)(npages / pagemap.cells) * page);
-    printf("map: %zu marks of %s each: # in RAM, . in swap, : mixed, blank not yet touched\n",
-           pagemap.cells, amount);
+    if (output.format == TEXT)
+        printf("map: %zu marks of %s each: # in RAM, . in swap, : mixed, blank not yet touched\n",
+               pagemap.cells, amount);
 }
 
 /* The mark for one share of the pages: the state of at least 7 in 8 of
@@ -475,6 +534,7 @@ static void map_line(void)
     if (pagemap.fd == -1)
         return;
     t = now();
+    row.ram = row.swapped = row.untouched = 0;
     first = (off_t)((uintptr_t)pagemap.mem / pagemap.page) * (off_t)sizeof(uint64_t);
     for (size_t i = 0; i < pagemap.npages;) {
         size_t n = pagemap.npages - i < 512 ? pagemap.npages - i : 512;
@@ -495,18 +555,25 @@ static void map_line(void)
                 strip[cell++] = map_mark(ram, swapped, untouched);
                 ram = swapped = untouched = 0;
             }
-            if (entries[k] & PM_PRESENT)
+            if (entries[k] & PM_PRESENT) {
                 ram++;
-            else if (entries[k] & PM_SWAPPED)
+                row.ram++;
+            } else if (entries[k] & PM_SWAPPED) {
                 swapped++;
-            else
+                row.swapped++;
+            } else {
                 untouched++;
+                row.untouched++;
+            }
         }
     }
     strip[cell++] = map_mark(ram, swapped, untouched);
     strip[cell] = '\0';
-    printf("%-10s[%s]\n", "", strip);
-    fflush(stdout);
+    row.mapped = 1;
+    if (output.format == TEXT) {
+        printf("%-10s[%s]\n", "", strip);
+        fflush(stdout);
+    }
     aside_seconds += now() - t;
 }
 
@@ -537,6 +604,7 @@ static void read_status(long *rss_kb, long *swap_kb)
 
 static void heat_lines(void);
 static void pause_here(void);
+static void record_line(void);
 
 /* ------------------------------------------- the live view (-i, terminal) */
 
@@ -638,6 +706,16 @@ static void print_line(const char *label, double seconds)
     read_status(&rss_kb, &swap_kb);
     if (getrusage(RUSAGE_SELF, &ru) == -1)
         die("getrusage");
+    /* Whole nanoseconds, as the clock gives them: the record prints this
+     * number, and the text rounds the very same one. */
+    seconds = (double)(long long)(seconds * 1e9 + 0.5) / 1e9;
+    row.rss_kb = rss_kb;
+    row.swap_kb = swap_kb;
+    row.major = ru.ru_majflt;
+    row.minor = ru.ru_minflt;
+    row.seconds = seconds;
+    if (output.format != TEXT)
+        return;
     printf("%-24s RSS %6ld MB   swap %6ld MB   major faults %6ld   %.2f s\n",
            label, rss_kb / 1024, swap_kb / 1024, ru.ru_majflt, seconds);
     /* Line by line, so a class watching through a pipe (or a box that
@@ -654,25 +732,35 @@ static void end_interval(void)
     heat_lines();
 }
 
-static void report(const char *label, double seconds)
+/* A line: the text's, its interval's end, its record.  step and bytes say
+ * where it stands (bytes of the step done), for the record; ends_step, that
+ * -l's numbers for the whole step go with it. */
+static void report(const char *label, const char *step, unsigned long long bytes, int ends_step,
+                   double seconds)
 {
+    row.step = step;
+    row.bytes = bytes;
+    row.ends_step = ends_step;
+    row.mapped = 0;
     print_line(label, seconds);
     end_interval();
+    record_line();
 }
 
 /* -i STEP: where the next progress line of a step is due.  The loops only
  * compare a page count with next, so without -i they cost nothing more. */
 struct progress {
     const char *verb;           /* "writing" or "reading" */
+    const char *step;           /* "write" or "read": the record's */
     size_t every, next;         /* pages; next is SIZE_MAX when none is due */
     size_t npages, page;
     struct clock start;
 };
 
-static struct progress progress_start(const char *verb, unsigned long long step,
+static struct progress progress_start(const char *verb, const char *name, unsigned long long step,
                                       size_t npages, size_t page, struct clock start)
 {
-    struct progress p = { verb, 0, SIZE_MAX, npages, page, start };
+    struct progress p = { verb, name, 0, SIZE_MAX, npages, page, start };
 
     if (step != 0) {
         p.every = (size_t)((step + page - 1) / page);
@@ -691,7 +779,7 @@ static void progress_line(struct progress *p, size_t done)
     snprintf(label, sizeof(label), "%s: %s", p->verb, amount);
     if (live.on)
         live_begin();
-    report(label, clock_read(p->start));
+    report(label, p->step, (unsigned long long)done * p->page, 0, clock_read(p->start));
     if (live.on)
         live_end();
     pause_here();
@@ -921,7 +1009,7 @@ static void latency_lines(double step_seconds)
 {
     char median[32], p99[32], slowest[32], sum[32];
 
-    if (!latency.on)
+    if (!latency.on || output.format != TEXT)
         return;
     for (int k = 0; k < KINDS; k++) {
         const struct histogram *h = &latency.kind[k];
@@ -939,6 +1027,165 @@ static void latency_lines(double step_seconds)
     fflush(stdout);
 }
 
+/* ------------------------------------------ records (--format, --export-*) */
+
+/* A record per line of the text, to stdout (--format=csv or json) and to
+ * the files of --export-csv and --export-json.  CSV: RFC 4180, a header
+ * row, each row ended by CRLF; no field needs quoting.  JSON: JSON Lines,
+ * an object per line, its keys the CSV's header.  A value that a line has
+ * not got (-l's before a step's end, a map that could not be read) is an
+ * empty field, or null. */
+static struct {
+    struct sink {
+        FILE *f;
+        enum format format;
+        const char *name;       /* for an error: the file's, or "stdout" */
+    } sink[3];
+    int sinks, map;
+    enum order order;
+} records;
+
+#define COLUMNS 32              /* 8, 3 more with -m, 15 more with -l */
+
+struct column {
+    char name[24];
+    char value[32];             /* "": none */
+    int text;                   /* a string, not a number (JSON quotes it) */
+};
+
+static void column(struct column *c, size_t *n, const char *name, int text, const char *fmt, ...)
+{
+    snprintf(c[*n].name, sizeof(c[*n].name), "%s", name);
+    c[*n].text = text;
+    c[*n].value[0] = '\0';
+    if (fmt != NULL) {
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(c[*n].value, sizeof(c[*n].value), fmt, ap);
+        va_end(ap);
+    }
+    (*n)++;
+}
+
+/* The columns, named, with the line's values: the header's names too. */
+static size_t row_columns(struct column *c)
+{
+    static const char *const kinds[KINDS] = { "no_fault", "minor_fault", "major_fault" };
+    size_t n = 0;
+
+    column(c, &n, "step", 1, "%s", row.step != NULL ? row.step : "");
+    column(c, &n, "bytes", 0, "%llu", row.bytes);
+    column(c, &n, "rss_kb", 0, "%ld", row.rss_kb);
+    column(c, &n, "swap_kb", 0, "%ld", row.swap_kb);
+    column(c, &n, "major_faults", 0, "%ld", row.major);
+    column(c, &n, "minor_faults", 0, "%ld", row.minor);
+    column(c, &n, "seconds", 0, "%.9f", row.seconds);
+    column(c, &n, "order", 1, "%s", order_names[records.order]);
+    if (records.map) {
+        column(c, &n, "pages_in_ram", 0, row.mapped ? "%zu" : NULL, row.ram);
+        column(c, &n, "pages_in_swap", 0, row.mapped ? "%zu" : NULL, row.swapped);
+        column(c, &n, "pages_untouched", 0, row.mapped ? "%zu" : NULL, row.untouched);
+    }
+    for (int k = 0; latency.on && k < KINDS; k++) {
+        const struct histogram *h = &latency.kind[k];
+        /* A kind that did not happen has a count and a total, 0, and no
+         * median, 99th percentile or slowest. */
+        const char *all = row.ends_step ? "%llu" : NULL, *some = row.ends_step && h->n > 0 ? "%llu" : NULL;
+        char name[24];
+
+        snprintf(name, sizeof(name), "%s_count", kinds[k]);
+        column(c, &n, name, 0, all, (unsigned long long)h->n);
+        snprintf(name, sizeof(name), "%s_median_ns", kinds[k]);
+        column(c, &n, name, 0, some, (unsigned long long)histogram_quantile(h, 0.5));
+        snprintf(name, sizeof(name), "%s_p99_ns", kinds[k]);
+        column(c, &n, name, 0, some, (unsigned long long)histogram_quantile(h, 0.99));
+        snprintf(name, sizeof(name), "%s_max_ns", kinds[k]);
+        column(c, &n, name, 0, some, (unsigned long long)h->max_ns);
+        snprintf(name, sizeof(name), "%s_total_ns", kinds[k]);
+        column(c, &n, name, 0, all, (unsigned long long)h->total_ns);
+    }
+    return n;
+}
+
+/* One row (or the header's) to one stream, flushed at once, as the text's
+ * lines are: a run the kernel kills leaves every record already reached.
+ * The strings are the program's own words: none needs escaping. */
+static void record_write(const struct sink *s, const struct column *c, size_t n, int header)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *sep = i == 0 ? "" : ",";
+
+        if (s->format == CSV)
+            fprintf(s->f, "%s%s", sep, header ? c[i].name : c[i].value);
+        else if (c[i].value[0] == '\0')
+            fprintf(s->f, "%s\"%s\":null", i == 0 ? "{" : sep, c[i].name);
+        else if (c[i].text)
+            fprintf(s->f, "%s\"%s\":\"%s\"", i == 0 ? "{" : sep, c[i].name, c[i].value);
+        else
+            fprintf(s->f, "%s\"%s\":%s", i == 0 ? "{" : sep, c[i].name, c[i].value);
+    }
+    fputs(s->format == CSV ? "\r\n" : "}\n", s->f);
+    if (fflush(s->f) == EOF || ferror(s->f))
+        die(s->name);
+}
+
+static void record_line(void)
+{
+    struct column c[COLUMNS];
+    size_t n;
+
+    if (records.sinks == 0)
+        return;
+    n = row_columns(c);
+    for (int i = 0; i < records.sinks; i++)
+        record_write(&records.sink[i], c, n, 0);
+}
+
+/* A stream for the records; CSV's starts with the header row. */
+static void records_add(FILE *f, enum format format, const char *name)
+{
+    records.sink[records.sinks] = (struct sink){ f, format, name };
+    if (format == CSV) {
+        struct column c[COLUMNS];
+
+        record_write(&records.sink[records.sinks], c, row_columns(c), 1);
+    }
+    records.sinks++;
+}
+
+/* Where the records go, before anything is printed.  With the records on
+ * stdout, what the program still prints as text (-v's lines, a page map
+ * that cannot be read) goes to stderr: stdout stays one CSV or JSON
+ * stream.  map: -m's columns; order: the read order, a column. */
+static void records_open(int map, enum order order)
+{
+    records.map = map;
+    records.order = order;
+    if (output.format != TEXT) {
+        records_add(stdout, output.format, "stdout");
+        stdout = stderr;        /* (glibc's stdout is a variable, set as any) */
+    }
+    for (int format = CSV; format <= JSON; format++) {
+        FILE *f;
+
+        if (output.export[format] == NULL)
+            continue;
+        f = fopen(output.export[format], "w");
+        if (f == NULL)
+            die(output.export[format]);
+        records_add(f, (enum format)format, output.export[format]);
+    }
+}
+
+/* Closed, so that a write that failed late is said (the real stdout too,
+ * when it carries the records). */
+static void records_close(void)
+{
+    for (int i = 0; i < records.sinks; i++)
+        if (fclose(records.sink[i].f) == EOF)
+            die(records.sink[i].name);
+}
 
 /* ------------------------------------------------- the environment (-v) */
 
@@ -1540,13 +1787,14 @@ static size_t run_step(enum what what, const char *label, const struct options *
 
     latency_reset();
     t = clock_start();
-    progress = progress_start(what == WRITE ? "writing" : "reading", opt->step, npages, page, t);
+    progress = progress_start(what == WRITE ? "writing" : "reading", what == WRITE ? "write" : "read",
+                              opt->step, npages, page, t);
     if (what == WRITE)
         write_pages(mem, npages, page, &progress);
     else
         bad = read_pages(mem, npages, page, opt->order, &progress, first_bad);
     seconds = clock_read(t);
-    report(label, seconds);
+    report(label, what == WRITE ? "write" : "read", (unsigned long long)npages * page, 1, seconds);
     end_step(seconds, stall);
     pause_here();
     return bad;
@@ -1565,12 +1813,14 @@ int main(int argc, char *argv[])
 
     opt = parse_args(argc, argv);
     latency.on = opt.latency;
-    latency.heat = opt.latency && opt.step != 0;
-    /* Paused, each line is a place the run stopped at: they all stay. */
-    live.on = live_wanted(opt.pause ? 0 : opt.live, opt.step);
+    /* Heat lines and the live view are the text's alone; paused, each line
+     * is a place the run stopped at, and they all stay. */
+    latency.heat = opt.latency && opt.step != 0 && output.format == TEXT;
+    live.on = output.format == TEXT && live_wanted(opt.pause ? 0 : opt.live, opt.step);
     pausing.on = opt.pause;
     pausing.tty = isatty(STDIN_FILENO);
     pausing.stall = &stall;
+    records_open(opt.map, opt.order);
     page = page_size();
     npages = (size_t)((opt.size + (unsigned long long)page - 1) / (unsigned long long)page);
     size = npages * (size_t)page;
@@ -1587,7 +1837,7 @@ int main(int argc, char *argv[])
     seconds = clock_read(t);
     if (opt.map)
         map_start(mem, npages, (size_t)page);
-    report("start:", seconds);
+    report("start:", "start", 0, 0, seconds);
     pause_here();
 
     run_step(WRITE, label, &opt, mem, npages, (size_t)page, &stall, &first_bad);
@@ -1601,5 +1851,6 @@ int main(int argc, char *argv[])
     }
     if (munmap(mem, size) == -1)
         die("munmap");
+    records_close();
     return EXIT_SUCCESS;
 }
