@@ -73,7 +73,7 @@ image:
 # check here, 6.18: 35.8 s with three, 31.9 and 32.5 s with five).
 JOBS = $(if $(shell command -v flock 2>/dev/null),5,1)
 FIRST = 10
-PAR = 00,01,02,03,04,05,06,07,09,1?,2?
+PAR = 00,01,02,03,04,05,06,07,09,1?,2?,3?
 TESTS = TEST_COUNT=$(words $(wildcard tests/*.t)) $(PROVE) -j$(JOBS) --rules='par=tests/$(FIRST)-*.t' --rules='par=tests/{$(PAR)}-*.t' tests/
 check: swap
 	$(TESTS)
