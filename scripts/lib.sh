@@ -39,8 +39,11 @@ proc_stat() {
 }
 # start_time PID: field 22 of /proc/PID/stat; nothing if there is no PID.
 start_time() { proc_stat "$1" && printf '%s\n' "$stat_start"; }
-# This shell's tag (the lab's, when it sources this file).
-tag=$$.$(start_time $$)
+# This shell's tag (the lab's, when it sources this file), by the shell's
+# own read: a guard started again on a machine out of PIDs loads this file
+# with no process to spare.
+proc_stat $$
+tag=$$.$stat_start
 # This user's (effective) UID, as id -u gives it: the second number of
 # the Uid: line of /proc/self/status, read by the shell itself (every
 # helper and flow starts with this; a process for it costs an emulated

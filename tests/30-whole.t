@@ -1,18 +1,24 @@
 #!/bin/sh
-# A box ends whole (scripts/lib.sh: kill_box, box_end).
+# A box ends whole, and the guard is never fooled by its own failure
+# (scripts/lib.sh: kill_box, box_end; scripts/undo: sweep_look,
+# guard_watch).
 #  - A program whose main thread has called pthread_exit while its other
 #    thread runs (tests/leader_exit.c: the leader shows Z), its box
 #    helper killed: the sweep ends it whole, through the box's freezer
 #    cgroup, and again with the freezer taken away (in rounds), and says
 #    so; held still by a frozen freezer cgroup of the test's own, the sweep
 #    says it could not, naming what is left, and ends it once let go.
+#  - The guard with pids.max 3 (itself and two more: a listing takes more)
+#    while its run is killed: it logs in words that it cannot tell what is
+#    left, once however often it tries, undoes nothing meanwhile, and
+#    undoes all once the PIDs are back, within 30 s.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 begin "$@"
 is_root || skip_all "not root: the boxes under test are root's cgroups"
 need_box
 swap_lock
-plan 8
+plan 13
 BOX_GUARD=0
 export BOX_GUARD
 how=${how%% *}
@@ -63,8 +69,18 @@ end_mine() {
 # dead PID: gone, or a zombie.
 # shellcheck disable=SC2317 # called by ok
 dead() { case $(state_of "$1") in ''|Z) return 0 ;; esac; return 1; }
+pc=''
+pids_mnt=$(awk '$3 == "cgroup" && $4 ~ /(^|,)pids(,|$)/ { print $2; exit }' /proc/mounts)
+# pids_gone: the pids cgroup given back (what is in it, the guard, put
+# back at the top first).
+pids_gone() {
+    [ -n "$pc" ] && [ -d "$pc" ] || return 0
+    echo max >"$pc/pids.max"
+    while read -r p; do echo "$p" >"$pids_mnt/cgroup.procs"; done <"$pc/cgroup.procs" 2>/dev/null
+    rmdir "$pc"
+}
 # shellcheck disable=SC2317 # called through at_exit
-all_gone() { unhold; end_mine; }
+all_gone() { unhold; pids_gone; end_mine; }
 at_exit=all_gone
 
 # ---- 1-8. A leader that has called pthread_exit, in a box.
@@ -185,5 +201,78 @@ else
         skip "held, then let go: ended" "it was never seen in its box"
     fi
 fi
+
+# ---- 9-13. The guard with pids.max 3 while its run is killed.
+guard_test() {
+    desc="the guard, pids.max 3"
+    [ -n "$pids_mnt" ] || { skip "$desc" "no v1 pids controller"; return 1; }
+    [ ! -S /dev/log ] || { skip "$desc" "/dev/log is here: the guard logs to the system log, which the test does not read"; return 1; }
+    # The run: box run with its guard, and a record of a changed
+    # vm.swappiness named with its helper's tag.
+    BOX_GUARD=1 sh "$box" run 16M sleep 600 >/dev/null 2>&1 9<&- &
+    gh=$!
+    gtag=$(sh "$box" tag "$gh")
+    mine="$mine $gtag"
+    # shellcheck disable=SC2317 # called through wait_for
+    # (heads: not a child it has forked and that is not yet what it runs.)
+    # shellcheck disable=SC2046 # the PIDs, a word each
+    guard_up() { g=$(heads $(pgrep -u 0 -f "^sh .*/scripts/box guard-watch $gtag\$")); [ -n "$g" ] && [ "$(echo "$g" | wc -l)" -eq 1 ] && boxed_run_of "$gtag"; }
+    wait_for guard_up || { fail "$desc" "its guard or its box did not start"; own_kill -KILL "$gh"; return 1; }
+    was=$(cat /proc/sys/vm/swappiness)
+    new=$((was == 33 ? 34 : 33))
+    echo "$was" | (umask 077 && dd of="$state_dir/swap-test.$gtag.swappiness" conv=excl status=none) && echo "$new" >/proc/sys/vm/swappiness
+    pc=$pids_mnt/swap-box.$tag.pids
+    if ! e=$( { mkdir "$pc" && echo 3 >"$pc/pids.max" && echo "$g" >"$pc/cgroup.procs"; } 2>&1); then
+        fail "$desc" "cannot put the guard (PID $g) in $pc: $e"
+        own_kill -KILL "$gh"
+        return 1
+    fi
+    log=$state_dir/guard.log
+    own_kill -KILL "$gh"
+    wait "$gh" 2>/dev/null
+    # Tried and denied, again and again (pids.events counts each fork
+    # denied; a try a second): its one line says so, in words.
+    # shellcheck disable=SC2317 # called through wait_for
+    denied() { [ "$(awk '$1 == "max" { print $2 }' "$pc/pids.events" 2>/dev/null)" -ge "$1" ] 2>/dev/null; }
+    # shellcheck disable=SC2317 # called through wait_for
+    logged() { grep -q "guard of PID $gh ($gtag): not done yet, trying again: cannot tell what is left: a process it needs could not be started (its pids cgroup, $pc, allows 3 tasks in all)" "$log" 2>/dev/null; }
+    wait_for logged && wait_for denied 2
+    d0=$(awk '$1 == "max" { print $2 }' "$pc/pids.events")
+    wait_max=100 wait_for denied $((d0 + 10))
+    d1=$(awk '$1 == "max" { print $2 }' "$pc/pids.events")
+    # shellcheck disable=SC2317 # called by ok
+    held_back() {
+        logged && [ "$d1" -ge $((d0 + 10)) ] && [ "$(grep -c "guard of PID $gh " "$log")" -eq 1 ] &&
+            [ -n "$(box_of "$gtag")" ] && [ "$(cat /proc/sys/vm/swappiness)" -eq "$new" ] && return 0
+        echo "log: $(grep "guard of PID $gh " "$log" 2>/dev/null); forks denied: $d0, then $d1; box: $(box_of "$gtag"); vm.swappiness $(cat /proc/sys/vm/swappiness)" >&2
+        return 1
+    }
+    ok "$desc: its run killed, forks denied ($d1 so far), one line in words, nothing undone yet ($(grep "guard of PID $gh " "$log" | cut -c1-150))" held_back
+    ok "$desc: the guard is still there (PID $g, state $(state_of "$g"))" not dead "$g"
+    echo max >"$pc/pids.max"
+    t0=$(date +%s)
+    # shellcheck disable=SC2317 # called through wait_for and ok
+    undone() { [ -z "$(box_of "$gtag")" ] && [ "$(cat /proc/sys/vm/swappiness)" -eq "$was" ] && [ ! -e "$state_dir/swap-test.$gtag.swappiness" ]; }
+    wait_max=300 wait_for undone
+    t=$(($(date +%s) - t0))
+    ok "$desc: the PIDs back, all undone in $t s of 30 (box ended, vm.swappiness $was again)" undone
+    # Its last line is written after what it undid: looked for once the
+    # guard is gone.
+    # shellcheck disable=SC2016 # expanded by that sh
+    wait_for sh -c '! pgrep -f "box guard-watch $1\$" >/dev/null' sh "$gtag"
+    # shellcheck disable=SC2317 # called by ok
+    log_read() {
+        l=$(grep "guard of PID $gh " "$log")
+        [ "$(echo "$l" | wc -l)" -eq 3 ] && echo "$l" | sed -n 2p | grep -q "it has ended; undoing what it left: box .*swap-box.$gtag" &&
+            echo "$l" | sed -n 3p | grep -q "done: box .*swap-box.$gtag removed, 1 process(es) in it ended .*; vm.swappiness put back to $was" &&
+            ! echo "$l" | grep -qi 'fork\|eval' && return 0
+        echo "$l" >&2
+        return 1
+    }
+    ok "$desc: its log, three lines (why it waited, what it found, what it undid), no shell's error" log_read
+    ok "$desc: the pids cgroup given back" pids_gone
+}
+guard_test || { n=$((n + 4)); for k in 1 2 3 4; do echo "ok $((n - 4 + k)) - the guard, pids.max 3 # SKIP as above"; done; }
+pids_gone
 
 done_testing
