@@ -1,7 +1,7 @@
 #!/bin/sh
-# A box ends whole, and the guard is never fooled by its own failure
-# (scripts/lib.sh: kill_box, box_end; scripts/undo: sweep_look,
-# guard_watch).
+# A box ends whole, the guard is never fooled by its own failure, and no
+# `box run -p` box outlives its helper (scripts/lib.sh: kill_box, box_end;
+# scripts/undo: sweep_look, guard_watch, the pbox record).
 #  - A program whose main thread has called pthread_exit while its other
 #    thread runs (tests/leader_exit.c: the leader shows Z), its box
 #    helper killed: the sweep ends it whole, through the box's freezer
@@ -12,13 +12,16 @@
 #    while its run is killed: it logs in words that it cannot tell what is
 #    left, once however often it tries, undoes nothing meanwhile, and
 #    undoes all once the PIDs are back, within 30 s.
+#  - box run -p (make class's runs) whose helper is killed with SIGKILL
+#    while its caller lives: the next sweep ends its box and program, and,
+#    as root's runs have it, the helper's own guard does, with no sweep.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 begin "$@"
 is_root || skip_all "not root: the boxes under test are root's cgroups"
 need_box
 swap_lock
-plan 13
+plan 18
 BOX_GUARD=0
 export BOX_GUARD
 how=${how%% *}
@@ -275,4 +278,53 @@ guard_test() {
 guard_test || { n=$((n + 4)); for k in 1 2 3 4; do echo "ok $((n - 4 + k)) - the guard, pids.max 3 # SKIP as above"; done; }
 pids_gone
 
+# ---- 14-18. box run -p, its helper killed while its caller (this test's
+# shell) lives.
+# p_boxed N: box run -p N 16M sleep 600 started, with BOX_GUARD as set,
+# and found running in its box swap-box.TAG.N (TAG this shell's): the
+# helper in $ph, its tag in $ptag, the sleep in $sl (and its start, $sls).
+p_boxed() {
+    mine="$mine $tag.$1"
+    sh "$box" run -p "$1" 16M sleep 600 >/dev/null 2>&1 9<&- &
+    ph=$!
+    ptag=$(sh "$box" tag "$ph")
+    sl=''
+    # shellcheck disable=SC2317 # called through wait_for
+    p_running() { for d in $(box_of "$tag.$1"); do read -r sl <"$d/cgroup.procs" && [ "$(state_of "$sl")" = S ] && return 0; done 2>/dev/null; return 1; }
+    wait_for p_running "$1" || return 1
+    sls=$(start_of "$sl")
+}
+# p_ended N: no box swap-box.TAG.N, the sleep gone (or a zombie, which
+# PID 1 reaps when it will), no record of the helper's.
+# shellcheck disable=SC2317 # called by ok and wait_for
+p_ended() {
+    [ -z "$(box_of "$tag.$1")" ] && { [ "$(start_of "$sl")" != "$sls" ] || [ "$(state_of "$sl")" = Z ]; } &&
+        [ ! -e "$state_dir/swap-box.$ptag.pbox" ] && return 0
+    echo "box: $(box_of "$tag.$1"); sleep $sl: $(state_of "$sl"); record: $(ls "$state_dir/swap-box.$ptag.pbox" 2>&1)" >&2
+    return 1
+}
+if p_boxed 5; then
+    ok "box run -p 5: its record of the caller's box, swap-box.$tag.5 ($(cat "$state_dir/swap-box.$ptag.pbox" 2>&1))" \
+        [ "$(cat "$state_dir/swap-box.$ptag.pbox" 2>/dev/null)" = "$tag.5" ]
+    own_kill -KILL "$ph"
+    wait "$ph" 2>/dev/null
+    # shellcheck disable=SC2317 # called by ok
+    p_lives() { [ -n "$(box_of "$tag.5")" ] && [ "$(start_of "$sl")" = "$sls" ]; }
+    ok "its helper killed (SIGKILL), the caller alive: the box and its sleep live on" p_lives
+    run sh "$box" sweep
+    ok "the next sweep ends them ($(cut -c1-200 "$err"))" grep -q "cleaned up after runs that were killed: the box swap-box.$tag.5 of a box run -p helper: box .* removed, 1 process(es) in it ended (PID $ph is gone)" "$err"
+    ok "nothing of it is left: no box, no sleep, no record" p_ended 5
+else
+    fail "box run -p 5: its sleep running in its box"
+    for t in "killed: lives on" "sweep ends it" "nothing left"; do skip "$t" "it was never seen in its box"; done
+fi
+if BOX_GUARD=1 p_boxed 6; then
+    own_kill -KILL "$ph"
+    wait "$ph" 2>/dev/null
+    t0=$(date +%s)
+    wait_max=300 wait_for p_ended 6 2>/dev/null
+    ok "box run -p 6 with its guard, its helper killed: no box, sleep or record within 30 s, no sweep (after $(($(date +%s) - t0)) s)" p_ended 6
+else
+    fail "box run -p 6: its sleep running in its box"
+fi
 done_testing
