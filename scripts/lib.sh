@@ -39,8 +39,11 @@ proc_stat() {
 }
 # start_time PID: field 22 of /proc/PID/stat; nothing if there is no PID.
 start_time() { proc_stat "$1" && printf '%s\n' "$stat_start"; }
-# This shell's tag (the lab's, when it sources this file).
-tag=$$.$(start_time $$)
+# This shell's tag (the lab's, when it sources this file), by the shell's
+# own read: a guard started again on a machine out of PIDs loads this file
+# with no process to spare.
+proc_stat $$
+tag=$$.$stat_start
 # This user's (effective) UID, as id -u gives it: the second number of
 # the Uid: line of /proc/self/status, read by the shell itself (every
 # helper and flow starts with this; a process for it costs an emulated
@@ -220,8 +223,10 @@ bytes() {
 # file can get past; the shell's noclobber would open a FIFO or a device).
 new_file() { (umask 077 && dd of="$1" conv=excl status=none) 2>/dev/null; }
 
-# cgroup_mounts: the mount points of the cgroup v2 tree (cg_v2) and of the
-# v1 tree that carries the memory controller (cg_v1), either empty, of
+# cgroup_mounts: the mount points of the cgroup v2 tree (cg_v2), of the
+# v1 tree that carries the memory controller (cg_v1), of the v1 trees
+# that carry the freezer (cg_fz: where a v1 box gets its freezer cgroup)
+# and pids (cg_pids), any of them empty, of
 # every cgroup tree (cg_all: where the sweep looks for boxes), and the
 # type of the file system seen at /sys/fs/cgroup (cg_top: the last mounted
 # there, as stat -f would say; cgroup2 on a unified host); and this
@@ -246,17 +251,23 @@ cgroup_mounts() {
         for (i = 7; i <= NF; i++) if ($i == "-") break
         if (v2 == "" && $(i + 1) == "cgroup2") v2 = $5
         if (v1 == "" && $(i + 1) == "cgroup" && ("," $(i + 3) ",") ~ /,memory,/) v1 = $5
+        if (fz == "" && $(i + 1) == "cgroup" && ("," $(i + 3) ",") ~ /,freezer,/) fz = $5
+        if (pids == "" && $(i + 1) == "cgroup" && ("," $(i + 3) ",") ~ /,pids,/) pids = $5
         if ($5 == "/sys/fs/cgroup") top = $(i + 1)
         if ($(i + 1) ~ /^cgroup2?$/ && !seen[$5]++) all = all " " $5
-    } END { print v1; print v2; print top; print all; print self1; print self2; print "." }' /proc/self/mountinfo /proc/self/cgroup) || return 1
+    } END { print v1; print fz; print pids; print v2; print top; print all; print self1; print self2; print "." }' /proc/self/mountinfo /proc/self/cgroup) || return 1
+    # (Its last line, ".": the whole answer came back.)
+    case $cg_m in *"$nl".) ;; *) return 1 ;; esac
     cg_v1=${cg_m%%"$nl"*} cg_m=${cg_m#*"$nl"}
+    cg_fz=${cg_m%%"$nl"*} cg_m=${cg_m#*"$nl"}
+    cg_pids=${cg_m%%"$nl"*} cg_m=${cg_m#*"$nl"}
     cg_v2=${cg_m%%"$nl"*} cg_m=${cg_m#*"$nl"}
     cg_top=${cg_m%%"$nl"*} cg_m=${cg_m#*"$nl"}
     cg_all=${cg_m%%"$nl"*} cg_m=${cg_m#*"$nl"}
     cg_self_v1=${cg_m%%"$nl"*} cg_m=${cg_m#*"$nl"}
     cg_self_v2=${cg_m%%"$nl"*} cg_looked=1
 }
-cg_looked=''
+cg_looked='' cg_v1='' cg_fz='' cg_pids='' cg_v2='' cg_top='' cg_all='' cg_self_v1='' cg_self_v2=''
 
 # has_word FILE WORD: FILE's first line (a cgroup's list of controllers)
 # holds WORD, read by the shell itself.
@@ -266,48 +277,202 @@ has_word() {
     return 1
 }
 
-# kill_box DIR: every process in the cgroup DIR ended, through the cgroup
-# itself (cgroup.kill, v2 since Linux 5.14), or else each PID it lists: a
-# box only root made holds only what root put there, and a PID is read
-# from it, never remembered from before.  Just before each signal the
-# shell itself (read and kill are builtins: no process is started between
-# the look and the kill) reads the PID's /proc/PID/cgroup again, and it is
-# signalled only while it is still in DIR and has not ended (a zombie,
-# which its parent may reap at any moment, freeing its PID, is passed
-# over).  And only once its parent is outside DIR: a parent inside, still
-# going, reaps its children whenever they end (a shell's sleep a look),
-# and one could end and be reaped between the look and the kill, its PID
-# free for anyone.  So the box is ended from the top, in rounds: each
-# kills the processes whose parent is outside (its helper, or the init
-# process that takes the orphans of the last round), which end only by
-# that kill or at their own end.
+# kill_box DIR: every task in the cgroup DIR ended, threads included,
+# through the cgroup itself, never through a PID remembered from before:
+#  - v2 since Linux 5.14: cgroup.kill, one write (the kernel kills every
+#    task of the cgroup, cgroup_kill in kernel/cgroup/cgroup.c);
+#  - else, where the box can be frozen (its own cgroup.freeze on v2, 5.2
+#    and later; on v1 the freezer cgroup of the same name that run_box
+#    made beside it, or DIR itself if it is a freezer cgroup): frozen,
+#    killed, thawed (frozen_kill), and waited for;
+#  - then, for whatever is left (in the box and not in its freezer, or a
+#    box that would not freeze), in rounds (kill_rounds).
+# No process is signalled twice (kb_done).  1 when something in it would
+# not end.
 kill_box() {
     if [ -f "$1/cgroup.kill" ]; then
         echo 1 2>/dev/null >"$1/cgroup.kill"
         return
     fi
-    # Its path from the mount point of its tree (the longest that holds it).
     cgroup_mounts
+    freezer_of "$1"
+    kb_try=0 kb_done=' ' kb_idle=40
+    while [ -n "$kb_fz" ] && [ $kb_try -lt 3 ] && ! box_empty "$kb_fz" && frozen_kill "$kb_fz"; do
+        # (What was killed while frozen ends once thawed: looked for up to
+        # some two seconds; what joined the freezer meanwhile is frozen and
+        # killed in turn.)
+        kb_i=0
+        until box_empty "$kb_fz"; do
+            [ $kb_i -lt 40 ] || { kb_idle=5; break; }
+            nap "$kb_i"
+            kb_i=$((kb_i + 1))
+        done
+        kb_try=$((kb_try + 1))
+    done
+    kill_rounds "$1"
+}
+
+# freezer_of DIR: the freezer that holds what is in the box DIR, into
+# kb_fz (empty where there is none): DIR itself on v2 and where DIR is a
+# v1 freezer cgroup, else the v1 freezer cgroup of DIR's name at the top
+# of the freezer tree (where run_box makes it: so that a sweep run from
+# another cgroup finds it by the name alone).
+freezer_of() {
+    kb_fz=''
+    if [ -f "$1/cgroup.freeze" ] || [ -f "$1/freezer.state" ]; then
+        kb_fz=$1
+    elif [ -n "$cg_fz" ] && [ "$cg_fz" != "$cg_v1" ] && [ -f "$cg_fz/${1##*/}/freezer.state" ]; then
+        kb_fz=$cg_fz/${1##*/}
+    fi
+}
+
+# frozen_kill FZ: the freezer cgroup FZ frozen, each process in it not
+# yet in kb_done sent SIGKILL and added there, and thawed; 1 if none was
+# new, or (thawed, nothing signalled) if it is not frozen within some two
+# seconds (a task in an uninterruptible sleep the freezer waits for).
+# Once FZ reads frozen, no task in it can exit or fork until the thaw (v1: __refrigerator, kernel/freezer.c, leaves its
+# loop only when the cgroup no longer freezes, a SIGKILL pending or not;
+# freezer_fork and freezer_attach, kernel/cgroup/legacy_freezer.c, freeze
+# a task forked or moved into it; v2: Documentation/admin-guide/
+# cgroup-v2.rst, cgroup.freeze), so no PID read from it can be freed
+# between the look and the kill, and none is signalled twice (on v2 a
+# frozen task killed ends at once: its PID is not looked at again).  A
+# thread-group leader that has ended while its threads run on (it called
+# pthread_exit: Z in /proc) keeps its PID until the last of them ends
+# (delay_group_leader, include/linux/sched/signal.h) and a signal to it
+# reaches the group (kill_pid_info, kernel/signal.c: PIDTYPE_TGID): its
+# threads in tasks (v1) or cgroup.threads (v2) name it by their Tgid, and
+# cgroup.procs lists it too since Linux 5.3 (css_task_iter_advance,
+# kernel/cgroup/cgroup.c).
+frozen_kill() {
+    if [ -f "$1/freezer.state" ]; then
+        echo FROZEN 2>/dev/null >"$1/freezer.state" || return 1
+    else
+        echo 1 2>/dev/null >"$1/cgroup.freeze" || return 1
+    fi
+    fk_i=0
+    until frozen "$1"; do
+        [ $fk_i -lt 40 ] || { thaw "$1"; return 1; }
+        nap "$fk_i"
+        fk_i=$((fk_i + 1))
+    done
+    fk_new=''
+    threads_file "$1"
+    for fk_f in "$tf" "$1/cgroup.procs"; do
+        while read -r fk_t; do
+            task_status "$fk_t" || continue
+            case $kb_done in *" $ts_tgid "*) continue ;; esac
+            kb_done="$kb_done$ts_tgid " fk_new=1
+            kill -KILL "$ts_tgid" 2>/dev/null
+        done 2>/dev/null <"$fk_f"
+    done
+    thaw "$1"
+    [ -n "$fk_new" ]
+}
+# frozen FZ: FZ has finished freezing.  thaw FZ: let it go.
+frozen() {
+    if [ -f "$1/freezer.state" ]; then
+        { read -r fz_s <"$1/freezer.state"; } 2>/dev/null && [ "$fz_s" = FROZEN ]
+        return
+    fi
+    while read -r fz_k fz_v; do
+        [ "$fz_k" != frozen ] || { [ "$fz_v" = 1 ]; return; }
+    done 2>/dev/null <"$1/cgroup.events"
+    return 1
+}
+thaw() {
+    if [ -f "$1/freezer.state" ]; then
+        echo THAWED 2>/dev/null >"$1/freezer.state"
+    else
+        echo 0 2>/dev/null >"$1/cgroup.freeze"
+    fi
+}
+# threads_file DIR: the file that lists every thread in DIR, into tf:
+# tasks (v1), cgroup.threads (v2), else cgroup.procs.
+threads_file() {
+    if [ -f "$1/tasks" ]; then tf=$1/tasks
+    elif [ -f "$1/cgroup.threads" ]; then tf=$1/cgroup.threads
+    else tf=$1/cgroup.procs; fi
+}
+# box_empty DIR: no thread and no process listed in DIR (or DIR is gone).
+box_empty() {
+    [ -d "$1" ] || return 0
+    threads_file "$1"
+    for be_f in "$tf" "$1/cgroup.procs"; do
+        { read -r be_t <"$be_f"; } 2>/dev/null && return 1
+    done
+    return 0
+}
+# nap I: the I-th pause of a wait: a hundredth of a second for the first
+# twenty, then a tenth.
+nap() { if [ "$1" -lt 20 ]; then sleep 0.01; else sleep 0.1; fi 2>/dev/null; }
+
+# kill_rounds DIR: DIR's processes ended by their PIDs, where no freezer
+# holds them still; 1 if some are still there after kb_idle rounds (40:
+# some two seconds) with nothing new to signal.  Each live thread DIR
+# lists (tasks, cgroup.threads) names its process by its Tgid, a leader
+# that has ended (Z) with live threads included, which is signalled
+# while that thread is still there: the leader's PID stays its own until
+# the last thread has ended.  (Not the thread's own ID, though a signal
+# to it would reach the group as well: a thread that ends is released at
+# once, exit_notify in kernel/exit.c, and its ID free for anyone.)  Just
+# before each signal the shell itself (read and kill are builtins: no
+# process is started between the look and the kill) reads the thread's
+# /proc entry again: it is signalled only while it is still in DIR, live
+# and of that process, and only once: a process signalled already is
+# only waited for.  And only once the process's parent is outside DIR: a
+# parent inside, still going, reaps its children whenever they end (a
+# shell's sleep a look), and one could end and be reaped between the
+# look and the kill, its PID free for anyone.  So the box is ended from
+# the top, in rounds: each kills the processes whose parent is outside
+# (its helper, or the init process that takes the orphans of the last
+# round), which end only by that kill or at their own end.
+kill_rounds() {
+    # Its path from the mount point of its tree (the longest that holds it).
     kb_rel=$1
     for kb_m in $cg_all; do
         case $1 in "$kb_m"/*) kb_r=${1#"$kb_m"}; [ "${#kb_rel}" -le "${#kb_r}" ] || kb_rel=$kb_r ;; esac
     done
-    kb_round=0
-    while [ $kb_round -lt 500 ]; do
-        kb_left=''
-        while read -r kb_pid; do
-            case $kb_pid in ''|*[!0-9]*) continue ;; esac
-            { proc_stat "$kb_pid" && [ "$stat_state" != Z ]; } || continue
+    threads_file "$1"
+    kb_tf=$tf kb_max=$kb_idle kb_idle=0
+    while [ $kb_idle -lt "$kb_max" ]; do
+        kb_left='' kb_new='' kb_seen=' '
+        while read -r kb_t; do
+            { task_status "$kb_t" && [ "$ts_state" != Z ]; } || continue
+            kb_g=$ts_tgid
+            case $kb_seen in *" $kb_g "*) continue ;; esac
+            kb_seen="$kb_seen$kb_g "
             kb_left=1
-            ! in_cgroup "$stat_ppid" "$kb_rel" || continue
-            proc_stat "$kb_pid" && [ "$stat_state" != Z ] && in_cgroup "$kb_pid" "$kb_rel" &&
-                kill -KILL "$kb_pid" 2>/dev/null
-        done 2>/dev/null <"$1/cgroup.procs"
+            case $kb_done in *" $kb_g "*) continue ;; esac
+            ! in_cgroup "$ts_ppid" "$kb_rel" || continue
+            if task_status "$kb_t" && [ "$ts_state" != Z ] && [ "$ts_tgid" = "$kb_g" ] && in_cgroup "$kb_t" "$kb_rel" &&
+                kill -KILL "$kb_g" 2>/dev/null; then
+                kb_done="$kb_done$kb_g " kb_new=1
+            fi
+        done 2>/dev/null <"$kb_tf"
         [ -n "$kb_left" ] || return 0
-        kb_round=$((kb_round + 1))
+        if [ -n "$kb_new" ]; then kb_idle=0; else kb_idle=$((kb_idle + 1)); fi
         # (The orphans of this round are handed to their new parent.)
-        sleep 0.01 2>/dev/null
+        nap "$kb_idle"
     done
+    return 1
+}
+# task_status ID: from /proc/ID/status (ID a process's or a thread's), by
+# the shell's own reads: its name (ts_name), state letter (ts_state) and
+# word (ts_word: "sleeping", "zombie"), process (ts_tgid: the leader's ID)
+# and parent process (ts_ppid); 1 if there is no such ID.
+task_status() {
+    ts_name='' ts_state='' ts_word='' ts_tgid='' ts_ppid=''
+    digits "$1" || return 1
+    { while IFS= read -r ts_l; do
+        case $ts_l in
+        Name:*) ts_name=${ts_l#Name:?} ;;
+        State:*) ts_l=${ts_l#State:?} ts_state=${ts_l%% *} ts_word=${ts_l#*\(} ts_word=${ts_word%\)} ;;
+        Tgid:*) ts_tgid=${ts_l#Tgid:?} ;;
+        PPid:*) ts_ppid=${ts_l#PPid:?}; break ;;
+        esac
+    done <"/proc/$1/status"; } 2>/dev/null
+    digits "$ts_tgid" && [ -n "$ts_state" ]
 }
 # in_cgroup PID PATH: PID is, now, in a cgroup at PATH (from its mount
 # point) of one of its hierarchies: /proc/PID/cgroup read by the shell.
@@ -316,6 +481,75 @@ in_cgroup() {
         [ "${ic_l#*:*:}" != "$2" ] || return 0
     done 2>/dev/null <"/proc/$1/cgroup"
     return 1
+}
+
+# box_end DIR KILL: the box DIR (or a freezer cgroup of a box's name)
+# removed, and then the freezer cgroup beside it: rmdir tried every tenth
+# of a second for five, kill_box at the KILL-th (a process that has just
+# exited keeps its cgroup busy a moment), and only five times more once
+# kill_box has found that something in it will not end.  1, with what is
+# left in it in be_why, if it is still there.
+box_end() {
+    cgroup_mounts
+    freezer_of "$1"
+    be_fz='' be_i=0 be_last=50
+    [ "$kb_fz" = "$1" ] || be_fz=$kb_fz
+    while [ -d "$1" ] && ! rmdir "$1" 2>/dev/null && [ $be_i -lt $be_last ]; do
+        if [ "$be_i" -eq "$2" ] && ! kill_box "$1"; then be_last=$((be_i + 5)); fi
+        sleep 0.1
+        be_i=$((be_i + 1))
+    done
+    be_why=''
+    if [ -d "$1" ]; then
+        box_left "$1"
+        be_why=${bl:-nothing is listed in it, and rmdir still fails}
+        return 1
+    fi
+    # Its freezer cgroup holds nothing once the box is empty (the box's
+    # wrapper joins it first).
+    be_i=0
+    while [ -n "$be_fz" ] && [ -d "$be_fz" ] && ! rmdir "$be_fz" 2>/dev/null && [ $be_i -lt 10 ]; do
+        [ "$be_i" -ne 0 ] || kill_box "$be_fz"
+        sleep 0.1
+        be_i=$((be_i + 1))
+    done
+    [ -n "$be_fz" ] && [ -d "$be_fz" ] || return 0
+    box_left "$be_fz"
+    be_why="its freezer cgroup $be_fz is left: ${bl:-nothing is listed in it, and rmdir still fails}"
+    return 1
+}
+# box_left DIR: what is still in DIR, into bl: each task's ID, name and
+# state, a thread as the thread of its process, a leader that has ended
+# (listed by cgroup.procs only) too, and a task held by a freezer as such
+# (it shows as D, "disk sleep", in /proc).
+box_left() {
+    bl='' bl_seen=' '
+    threads_file "$1"
+    for bl_f in "$tf" "$1/cgroup.procs"; do
+        while read -r bl_t; do
+            case $bl_seen in *" $bl_t "*) continue ;; esac
+            bl_seen="$bl_seen$bl_t "
+            if ! task_status "$bl_t"; then
+                bl="$bl${bl:+, }PID $bl_t (gone)"
+                continue
+            fi
+            bl_w=$ts_word
+            if [ -n "$cg_fz" ]; then
+                while IFS= read -r bl_l; do
+                    case $bl_l in
+                    *:freezer:*) { read -r bl_s <"$cg_fz${bl_l#*:freezer:}/freezer.state"; } 2>/dev/null &&
+                        [ "$bl_s" != THAWED ] && bl_w="$bl_w, held by the freezer cgroup $cg_fz${bl_l#*:freezer:} ($bl_s)" ;;
+                    esac
+                done 2>/dev/null <"/proc/$bl_t/cgroup"
+            fi
+            if [ "$ts_tgid" = "$bl_t" ]; then
+                bl="$bl${bl:+, }PID $bl_t ($ts_name, $bl_w)"
+            else
+                bl="$bl${bl:+, }thread $bl_t of PID $ts_tgid ($ts_name, $bl_w)"
+            fi
+        done 2>/dev/null <"$bl_f"
+    done
+    [ -z "$bl" ] || bl="still in it: $bl"
 }
 
 # Is FILE on as swap?  /proc/swaps names it exactly, with its spaces as
