@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 begin "$@"
 need_users victim
-plan 13
+plan 16
 
 # Her folder below root's, as /home/NAME is; the victim's, hers alone.
 base=/var/lib/swap-canary.$tag
@@ -44,11 +44,14 @@ unrun() {
     return 1
 }
 
-# 1-4. Interpreters, as root alone.
+# 1-5. Interpreters, as root alone.
 printf '#!%s\n' "$hd/canary" >"$tmp/root/hers" && printf '#!%s -x\n' "$tmp/root/hers" >"$tmp/root/chain" &&
     printf '#! \t/bin/sh -e\necho fine\n' >"$tmp/root/fine" && chmod 755 "$tmp/root/hers" "$tmp/root/chain" "$tmp/root/fine"
 gated "$tmp/root/hers"
 ok "a root script whose #! names her file: refused, her file not run" unrun "its interpreter $hd/canary: $hd, a folder on the way, belongs to UID $student_uid"
+printf '#!%s' "$hd/canary" >"$tmp/root/bare" && chmod 755 "$tmp/root/bare"
+gated "$tmp/root/bare"
+ok "the same with no newline after the #! line: refused, her file not run" unrun "its interpreter $hd/canary: "
 gated "$tmp/root/chain"
 ok "a root script whose #! names that script: refused, both named" unrun "its interpreter $tmp/root/hers, whose interpreter is $hd/canary: "
 cc=$(command -v cc || command -v gcc || command -v clang)
@@ -90,7 +93,9 @@ ok "SUDO_GID 0 with her SUDO_UID: refused, nothing run" unrun "SUDO_GID 0 is not
 "$cc" -o "$tmp/tiocsti" "$top/tests/tiocsti.c" 2>/dev/null &&
     as_student sh -c 'cat >"$1" && chmod 755 "$1"' sh "$hd/tiocsti" <"$tmp/tiocsti"
 # shellcheck disable=SC2016 # the script's own
-printf '%s\n' '#!/bin/sh' 'echo $$ >"$1"' 'read -r line' 'echo "read: $line"' | as_student sh -c 'cat >"$1" && chmod 755 "$1"' sh "$hd/hold"
+# (Held on a FIFO of hers that the test keeps open, and nobody writes.)
+printf '%s\n' '#!/bin/sh' 'echo $$ >"$1"' "read -r line <$hd/hold.fifo" 'echo "read: $line"' | as_student sh -c 'cat >"$1" && chmod 755 "$1"' sh "$hd/hold"
+as_student mkfifo -m 666 "$hd/hold.fifo" && exec 7<>"$hd/hold.fifo"
 sock=$tmp/tmux
 # shellcheck disable=SC2317 # called through wait_for and ended
 screen_has() { tmux -S "$sock" capture-pane -p -S - >"$tmp/screen" 2>/dev/null && grep -qE "$1" "$tmp/screen"; }
@@ -131,12 +136,12 @@ else
         type_line "cd $tmp; $sudo_env sh $lab demo $hd/tiocsti 'touch $tmp/pwned' >$tmp/demo.out 2>&1; echo DEMO-DONE"
         wait_for screen_has '^DEMO-DONE' || diag "no DEMO-DONE on root's terminal: $(cat "$tmp/screen")"
         ok "her program pushes a line into root's terminal: the kernel refuses it (lab demo, plain)" \
-            line_is 2 '^tiocsti: Operation not permitted$' "$tmp/demo.out"
+            line_is 2 '^tiocsti: (Operation not permitted|Inappropriate ioctl for device)$' "$tmp/demo.out"
         if [ -z "$box_why" ]; then
             type_line "$sudo_env BOX_GUARD=0 sh $box run 16M $hd/tiocsti 'touch $tmp/pwned' >$tmp/box.out 2>&1; echo BOX-DONE"
             wait_for screen_has '^BOX-DONE' || diag "no BOX-DONE on root's terminal: $(cat "$tmp/screen")"
             ok "her program pushes a line into root's terminal (box run): the kernel refuses it" \
-                has "$tmp/box.out" '^tiocsti: Operation not permitted$'
+                has "$tmp/box.out" '^tiocsti: (Operation not permitted|Inappropriate ioctl for device)$'
         else
             box_skip "her program pushes a line into root's terminal (box run)" "$box_why"
         fi
@@ -147,8 +152,24 @@ else
         unpushed() { [ -e "$tmp/after" ] && [ ! -e "$tmp/pwned" ] && return 0; cat "$tmp/screen" >&2; return 1; }
         ok "nothing she pushed ran in root's shell" unpushed
     fi
+    # Her program with no descriptor of root's terminal: it cannot change
+    # its settings (here the kill character, which would make each space
+    # typed there erase the line so far).
+    # shellcheck disable=SC2016 # the script's own
+    printf '%s\n' '#!/bin/sh' 'for f in 0 1 2; do [ ! -t $f ] || echo "fd $f: a terminal"; done' \
+        "stty kill ' ' 2>/dev/null && echo 'stty: changed'" 'echo done' | as_student sh -c 'cat >"$1" && chmod 755 "$1"' sh "$hd/tty"
+    type_line "stty -g >$tmp/stty.before; $sudo_env sh $lab demo $hd/tty >$tmp/tty.out 2>&1; stty -g >$tmp/stty.after; echo TTY-DONE"
+    wait_for screen_has '^TTY-DONE' || diag "no TTY-DONE on root's terminal: $(cat "$tmp/screen")"
+    # shellcheck disable=SC2317 # called by ok
+    untouched() {
+        has "$tmp/tty.out" '^done$' && ! has "$tmp/tty.out" 'terminal|changed' && [ -s "$tmp/stty.before" ] &&
+            cmp -s "$tmp/stty.before" "$tmp/stty.after" && return 0
+        cat "$tmp/tty.out" "$tmp/stty.before" "$tmp/stty.after" >&2
+        return 1
+    }
+    ok "her program gets no descriptor of root's terminal: its settings as they were (lab demo, plain)" untouched
     # held NAME FLOW...: her hold program run by FLOW from root's shell,
-    # held on its input (the terminal) until a Ctrl-C is typed there.
+    # held on its FIFO until a Ctrl-C is typed there.
     # shellcheck disable=SC2317 # called below
     held() {
         hn=$1
@@ -195,9 +216,9 @@ as_student perl -e 'my ($d, $to) = @ARGV;
 racer=$!
 # shellcheck disable=SC2016 # expanded by that sh
 replaced=$(SUDO_UID=$victim_uid SUDO_GID=$(id -g "$victim") sh -c 'box_library=1 box_self=$1; . "$1"
-    gate /bin/true || exit 126
+    gate /bin/true && write_ok "$2/fig.svg" || exit 126
     i=0 r=0
-    while [ $i -lt 20 ]; do echo "figure $i" | write_for "$2/fig.svg" 2>/dev/null || r=$((r + 1)); i=$((i + 1)); done
+    while [ $i -lt 20 ]; do echo "figure $i" | write_for 2>/dev/null || r=$((r + 1)); i=$((i + 1)); done
     echo "$r"' sh "$box" "$sd")
 as_student touch "$sd/stop"
 wait_for dead "$racer"
@@ -213,4 +234,13 @@ hers_or_none() {
     return 1
 }
 ok "what stands at OUT after them is the victim's own figure, or nothing" hers_or_none
+# Her link in the path of OUT's folder, to the victim's: refused before
+# anything is written, nothing in the victim's folder.
+as_student ln -s "$vd" "$hd/tovic"
+# shellcheck disable=SC2016 # expanded by that sh
+SUDO_UID=$victim_uid SUDO_GID=$(id -g "$victim") run sh -c 'box_library=1 box_self=$1; . "$1"
+    gate /bin/true && write_ok "$2" && echo x | write_for' sh "$box" "$hd/tovic/fig.svg"
+# shellcheck disable=SC2317 # called by ok
+not_through() { failed_saying 1 "refusing to write $hd/tovic/fig.svg for UID $victim_uid: $hd/tovic is a symbolic link of UID $student_uid" && [ ! -e "$vd/fig.svg" ]; }
+ok "OUT's folder through her link to the victim's folder: refused, nothing written there" not_through
 done_testing
