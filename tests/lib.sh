@@ -112,7 +112,7 @@ begin() {
     box=$top/scripts/box
     lab=$top/scripts/lab
     # scripts/box and the files it loads: what a copy of it needs beside it.
-    box_files="$box $top/scripts/lib.sh $top/scripts/report $top/scripts/gate $top/scripts/undo"
+    box_files="$box $top/scripts/lib.sh $top/scripts/report $top/scripts/gate $top/scripts/undo $top/scripts/asker"
     # The census (tests/98-census.t), with make census (TEST_CENSUS=1): as
     # root, where strace can trace, each test runs again under it, with
     # all it starts, and what they create and where is written down for 98
