@@ -285,22 +285,31 @@ static unsigned long long parse_size(const char *arg, const char *what)
     return n * mult;
 }
 
+/* Which of N names ARG is, or -1. */
+static int name_index(const char *arg, const char *const names[], size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(arg, names[i]) == 0)
+            return (int)i;
+    return -1;
+}
+
 static enum order parse_order(const char *arg)
 {
-    for (size_t i = 0; i < sizeof(order_names) / sizeof(order_names[0]); i++)
-        if (strcmp(arg, order_names[i]) == 0)
-            return (enum order)i;
-    usage_error("bad order '%s' (use forward, reverse or random)", arg);
-    return FORWARD;             /* not reached */
+    int i = name_index(arg, order_names, sizeof(order_names) / sizeof(order_names[0]));
+
+    if (i < 0)
+        usage_error("bad order '%s' (use forward, reverse or random)", arg);
+    return (enum order)i;
 }
 
 static enum format parse_format(const char *arg)
 {
-    for (size_t i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++)
-        if (strcmp(arg, format_names[i]) == 0)
-            return (enum format)i;
-    usage_error("bad format '%s' (use text, csv or json)", arg);
-    return TEXT;                /* not reached */
+    int i = name_index(arg, format_names, sizeof(format_names) / sizeof(format_names[0]));
+
+    if (i < 0)
+        usage_error("bad format '%s' (use text, csv or json)", arg);
+    return (enum format)i;
 }
 
 /* SIZE, the one operand; a second one is an error. */

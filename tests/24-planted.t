@@ -62,7 +62,7 @@ mkdir -m 755 "$tmp/home" && printf '%s\n' "$prog" >"$tmp/home/mine" && chmod 755
     chown -R "$student:$student" "$tmp/home"
 refused "another user's program, with no sudo" "belongs to UID $student_uid" "$tmp/home/mine"
 rm -f "$tmp/ran"
-run env SUDO_UID="$student_uid" sh "$box" run 16M "$tmp/home/mine" "$tmp/ran"
+run env SUDO_UID="$student_uid" SUDO_GID="$(id -g "$student")" sh "$box" run 16M "$tmp/home/mine" "$tmp/ran"
 ok "the sudo user's own program, in a folder of hers: not refused (exit $rc$([ -e "$tmp/ran" ] && echo ', it ran'))" not_refused
 
 # A checkout of hers, run by root (su, no sudo): its own scripts/box is

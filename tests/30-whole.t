@@ -105,8 +105,14 @@ leader_boxed() {
     leader_ended() {
         grep -qx ready "$tmp/leader.out" 2>/dev/null || return 1
         for d in $(box_of "$htag"); do [ -f "$d/freezer.state" ] || mem=$d; done
-        [ -n "$mem" ] && read -r leader <"$mem/cgroup.procs" && read -r thread <"$(tasks_of "$mem")" &&
-            [ "$(state_of "$leader")" = Z ] && [ "$thread" != "$leader" ]
+        # (Under sudo, scripts/asker's shell is in the box too: the leader
+        # is the zombie, its thread one of its own tasks.)
+        [ -n "$mem" ] || return 1
+        leader='' thread=''
+        for p in $(cat "$mem/cgroup.procs"); do [ "$(state_of "$p")" != Z ] || leader=$p; done
+        [ -n "$leader" ] || return 1
+        for t in $(ls "/proc/$leader/task"); do [ "$t" = "$leader" ] || thread=$t; done
+        [ -n "$thread" ] && grep -qx "$thread" "$(tasks_of "$mem")"
     } 2>/dev/null
     if ! wait_for leader_ended; then
         echo "not seen: box ${mem:-none}, leader ${leader:-none} ($(state_of "${leader:-0}")), thread ${thread:-none}; $(cat "$tmp/leader.out")" >&2
