@@ -133,12 +133,12 @@ ended() {
     echo "thread $thread: $(state_of "$thread"); leader $leader: $(state_of "$leader"); boxes: $(box_of "$htag")" >&2
     return 1
 }
-# swept_whole: the sweep's one line says the box was removed with the one
-# process in it, and no line says it could not.
-# shellcheck disable=SC2317 # called by ok
 # What a run's box holds: the program, and under sudo scripts/asker's shell.
 n_in=1
 [ "$run_uid" = "$self_uid" ] || n_in=2
+# swept_whole: the sweep's one line says the box was removed with what was
+# in it, and no line says it could not.
+# shellcheck disable=SC2317 # called by ok
 swept_whole() {
     [ "$rc" -eq 0 ] && grep -q "cleaned up after runs that were killed: .*box $mem removed, $n_in process(es) in it ended (PID $helper is gone)" "$err" &&
         ! grep -q 'could not' "$err"
