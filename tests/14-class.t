@@ -101,7 +101,7 @@ held_lab() {
 # tests/14's stand-in for ./swap: run 1 holds.
 if grep -Eq 'swap-box[.-][0-9]+[.-][0-9]+[.-]1(\.scope)?\$' /proc/self/cgroup && mkdir "$hold/first" 2>/dev/null; then
     { "$swap" "\$@"; echo \$? >"$hold/status"; } | {
-        while IFS= read -r l; do printf '%s\\n' "\$l"; case \$l in writing:*) break ;; esac; done
+        while IFS= read -r l; do printf '%s\\n' "\$l"; case \$l in writing:*|write,*) break ;; esac; done
         perl -e 'select(undef, undef, undef, 0.01) until -e \$ARGV[0]' "$hold/go"
         cat
     }
