@@ -54,7 +54,8 @@ else
     CVA_BOX=64M CVA_FILE_MB=40 CVA_SIZE=48M
 fi
 export CVA_BOX CVA_FILE_MB CVA_SIZE
-file_mb=$CVA_FILE_MB cva_size=$CVA_SIZE
+# (cva_run: the words the script's ./swap runs with, its records on stdout.)
+file_mb=$CVA_FILE_MB cva_run="--format=csv $CVA_SIZE"
 # The runs interrupted below, and the one whose re-reader is reaped, run a
 # copy of the script in $c whose ./swap is a stand-in (stopping_swap,
 # tests/lib.sh) that stops itself in its box before it becomes the real
@@ -120,7 +121,7 @@ wait "$pid"
 st=$?
 # The row's box helper (scripts/box run) finishes on its own and removes its
 # box: given up to 10 s on a loaded machine, a leak stays and fails.
-leftover() { { ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$self_uid" 2>/dev/null; } | keep_gone; runs_of "$cva_size"; }
+leftover() { { ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$self_uid" 2>/dev/null; } | keep_gone; runs_of "$cva_run"; }
 wait_max=100 wait_for none leftover
 left=$(leftover)
 # shellcheck disable=SC2317 # called by ok
@@ -169,7 +170,7 @@ reaped_reader() {
     # re-readers run.
     # shellcheck disable=SC2317 # called through wait_for
     held() {
-        h=$(pgrep -u "$run_uid" -f "^/bin/sh ($c/swap|$gated_re) $cva_size\$") && [ "$(echo "$h" | wc -l)" -eq 1 ] &&
+        h=$(pgrep -u "$run_uid" -f "^/bin/sh ($c/swap|$gated_re) $cva_run\$") && [ "$(echo "$h" | wc -l)" -eq 1 ] &&
             case $(state_of "$h") in T|t) ;; *) false ;; esac
     }
     # readers: the re-readers running (root's, by their command line), a
