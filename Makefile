@@ -18,9 +18,12 @@ AXIS = time
 PLOT = -m
 
 # What ./swap maps in demo, plot and class; and how many students `make
-# class` runs at once, each in a BOX box.
+# class` runs at once, each in a BOX box.  CSV=FILE: make class and make
+# backends write their table there too, a row per run or per backend
+# (RFC 4180, a header row).
 SIZE = 256M
 N = 4
+CSV =
 
 # make image: the container image (container/Containerfile), built by the
 # first of ENGINES that is installed; BASE, if set, replaces its build
@@ -42,7 +45,7 @@ plot: swap
 	BOX='$(BOX)' SIZE='$(SIZE)' AXIS='$(AXIS)' sh scripts/lab plot swap.svg ./swap $(PLOT) -i '$(STEP)' $(filter-out 256M,$(SIZE))
 
 class: swap
-	BOX='$(BOX)' sh scripts/lab class '$(N)' '$(SIZE)'
+	BOX='$(BOX)' CSV='$(CSV)' sh scripts/lab class '$(N)' '$(SIZE)'
 
 # make backends (root): the boxed run on a swapfile, through zswap and on
 # zram, side by side (scripts/backends); YES=1 goes ahead with other users'
@@ -51,7 +54,7 @@ class: swap
 YES =
 ROWS =
 backends: swap
-	BOX='$(BOX)' SIZE='$(SIZE)' sh scripts/backends $(if $(YES),-y) $(ROWS)
+	BOX='$(BOX)' SIZE='$(SIZE)' CSV='$(CSV)' sh scripts/backends $(if $(YES),-y) $(ROWS)
 
 # (Looked up only when make image runs.)
 ENGINE = $(firstword $(foreach e,$(ENGINES),$(if $(shell command -v $(e) 2>/dev/null),$(e))))

@@ -1,12 +1,13 @@
 #!/bin/sh
 # scripts/plot: real runs of swap -i become one well-formed SVG that draws
-# RSS, swap and major faults for every run, named by its file; input that is
-# not swap's output is refused with the file and line, and no partial SVG.
+# RSS, swap and major faults for every run, named by its file, and so do
+# runs saved as records (FILE.csv), as their text would; input that is not
+# swap's output is refused with the file and line, and no partial SVG.
 # make plot's way (lab plot) writes the figure; the committed figures parse.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 begin "$@"
-plan 36
+plan 44
 
 plot=$top/scripts/plot
 # Well-formedness needs xmllint; without it those checks skip, and the
@@ -99,6 +100,35 @@ run sh "$plot" -x weeks "$tmp/plain.txt"
 is "-x weeks: exit status 2" "$rc" -eq 2
 ok "-x weeks: nothing on stdout" [ ! -s "$out" ]
 ok "-x weeks: refused in one line, '$(cat "$err")'" [ "$(cat "$err")" = "plot: -x needs mb or time (got 'weeks')" ]
+
+# Saved runs (swap --export-csv, a student's FILE.csv): a series each, named
+# by its file less .csv, and each drawn as the text of the same run is.
+mkdir "$tmp/text"
+"$swap" -i 8M --export-csv="$tmp/plain.csv" 64M >"$tmp/text/plain.txt"
+"$swap" -i 4M --export-csv="$tmp/run 2.csv" 32M >/dev/null
+run sh "$plot" "$tmp/plain.csv" "$tmp/run 2.csv"
+cp "$out" "$tmp/saved.svg"
+# shellcheck disable=SC2317 # called by ok
+clean_run() { [ "$rc" -eq 0 ] && [ ! -s "$err" ]; }
+ok "two saved runs (.csv): exit status 0, nothing on stderr" clean_run
+xml_ok "two saved runs: well-formed XML" "$tmp/saved.svg"
+is "two saved runs: RSS, swap and major faults, a series of each per file" \
+    "$(series "$tmp/saved.svg" rss):$(series "$tmp/saved.svg" swap):$(series "$tmp/saved.svg" faults)" = 2:2:2
+# shellcheck disable=SC2317 # called by ok
+both_named() { has "$tmp/saved.svg" '>plain</text>' && has "$tmp/saved.svg" '>run 2</text>'; }
+ok "two saved runs: the legend names each by its file, less .csv" both_named
+# (plain.csv alone, and the text of the same run alone: the same figure.)
+sh "$plot" "$tmp/plain.csv" >"$tmp/from-csv.svg" 2>&1
+sh "$plot" "$tmp/text/plain.txt" >"$tmp/from-text.svg" 2>&1
+ok "a saved run is drawn as the text of the same run is (the same SVG)" cmp -s "$tmp/from-csv.svg" "$tmp/from-text.svg"
+# Files that are not swap's records: one line, exit 1, no SVG.
+: >"$tmp/empty.csv"
+run sh "$plot" "$tmp/plain.txt" "$tmp/empty.csv"
+ok "an empty .csv: refused, '$(cat "$err")'" refused_saying 1 "^plot: $tmp/empty.csv: empty, "
+printf 'run,outcome\r\n1,completed\r\n' >"$tmp/class.csv"
+refused "a .csv of other columns (a class's table)" 1 "$tmp/class.csv"
+head -n 5 "$tmp/plain.csv" >"$tmp/cut.csv"
+refused "a .csv that ends before its last read record" 5 "$tmp/cut.csv"
 
 # The committed figures.
 bad='' nfig=0

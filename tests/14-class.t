@@ -8,7 +8,7 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 begin "$@"
-plan 19
+plan 21
 # (The OOM kill count and the free swap are the machine's: its turn.)
 swap_lock
 
@@ -20,8 +20,9 @@ oom() { vmstat oom_kill; }
 # from before the class starts until after it ends: the free swap it names
 # must lie within what was seen (give or take the largest step between two
 # samples), and no run of ours may appear.
-# (A class's runs of 256M: swap -i 32M 256M, a line each eighth, for its watch.)
-class_run="-i 33554432 256M"
+# (A class's runs of 256M: swap --format=csv -i 32M 256M, a record each
+# eighth, for its watch.)
+class_run="--format=csv -i 33554432 256M"
 free_mb() { awk 'NR > 1 { f += $3 - $4 } END { printf "%d\n", f / 1024 }' /proc/swaps; }
 (while [ ! -e "$tmp/stop" ]; do echo "$(free_mb) $(runs_of "$class_run" | wc -l)"; sleep 0.01; done) >"$tmp/watch" &
 watcher=$!
@@ -64,7 +65,7 @@ done
 if ! { how=$(sh "$box" how) && want_swap; }; then
     why=${swap_why:-no way to make a memory box: ${how#none: }}
     for t in "class of 2: exit 0" "class of 2: a line per run" "class of 2: the summary" "class of 2: read faults" \
-        "class of 2: the spread" "class of 2: on a pipe" "class of 2: on a pipe, no escape" "class of 2: on a terminal" \
+        "class of 2: the spread" "class of 2: CSV a row per run" "class of 2: CSV its numbers" "class of 2: on a pipe" "class of 2: on a pipe, no escape" "class of 2: on a terminal" \
         "interrupted class: exit 143" "interrupted class: nothing left" "interrupted class (TERM): reaped PIDs" \
         "interrupted class (INT): reaped PIDs"; do
         box_skip "$t" "$why"
@@ -101,7 +102,7 @@ held_lab() {
 # tests/14's stand-in for ./swap: run 1 holds.
 if grep -Eq 'swap-box[.-][0-9]+[.-][0-9]+[.-]1(\.scope)?\$' /proc/self/cgroup && mkdir "$hold/first" 2>/dev/null; then
     { "$swap" "\$@"; echo \$? >"$hold/status"; } | {
-        while IFS= read -r l; do printf '%s\\n' "\$l"; case \$l in writing:*) break ;; esac; done
+        while IFS= read -r l; do printf '%s\\n' "\$l"; case \$l in writing:*|write,*) break ;; esac; done
         perl -e 'select(undef, undef, undef, 0.01) until -e \$ARGV[0]' "$hold/go"
         cat
     }
@@ -160,7 +161,9 @@ fi
 # go (release) once the class's first progress line is out, or the class
 # has ended without one.
 small_box
-env CLASS_EVERY=0.05 BOX="${box_mb}M" sh "$pipe_lab" class 2 "${run_mb}M" >"$out" 2>"$err" &
+# (CSV=FILE: its table there too, in a folder the one who asked may write.)
+class_csv=${asker_tmp:-$tmp}/class.csv
+env CLASS_EVERY=0.05 BOX="${box_mb}M" CSV="$class_csv" sh "$pipe_lab" class 2 "${run_mb}M" >"$out" 2>"$err" &
 pc=$!
 # shellcheck disable=SC2317 # called through wait_for
 progress_out() { has "$out" '^class: after ' || [ "$(state_of "$pc")" = Z ]; }
@@ -200,6 +203,45 @@ median_among() {
         lo = ($1 < $2 ? $1 : $2); hi = ($1 < $2 ? $2 : $1); exit !(m >= lo && m <= hi) }'
 }
 ok "a class of 2: each run's line ends with its read faults ($reads), the summary's median ($med) among them" median_among
+
+# Its CSV, read by Python's csv module: a row per run, the columns named,
+# and each row's numbers those its line on the terminal shows.
+# shellcheck disable=SC2317 # called by ok
+csv_as_lines() {
+    python3 - "$class_csv" "$out" "$1" <<'PY'
+import csv, re, sys
+name, out, what = sys.argv[1:]
+with open(name, newline='') as f:
+    rows = list(csv.DictReader(f))
+want = 'run,outcome,exit_status,write_seconds,read_seconds,read_major_faults,read_minor_faults,rss_kb,swap_kb,major_faults,last_line,error'
+line = re.compile(r'^run +(\d+): after reading it back: +RSS +(\d+) MB +swap +(\d+) MB +major faults +(\d+) +(\d+\.\d\d) s +read faults (\d+)$')
+seen = {}
+for l in open(out):
+    m = line.match(l.rstrip('\n'))
+    if m:
+        seen[m.group(1)] = m.groups()[1:]
+if what == 'rows':
+    got = ','.join(rows[0].keys()) if rows else ''
+    ok = got == want and sorted(r['run'] for r in rows) == ['1', '2'] and all(r['outcome'] == 'completed' for r in rows)
+    print('%d rows, runs %s, columns %s' % (len(rows), [r['run'] for r in rows], got), file=sys.stderr)
+    sys.exit(0 if ok else 1)
+bad = 0
+for r in rows:
+    csv_says = (str(int(r['rss_kb']) // 1024), str(int(r['swap_kb']) // 1024), r['major_faults'],
+                '%.2f' % float(r['read_seconds']), r['read_major_faults'])
+    if seen.get(r['run']) != csv_says:
+        print('run %s: CSV %s, line %s' % (r['run'], csv_says, seen.get(r['run'])), file=sys.stderr)
+        bad = 1
+sys.exit(bad or len(rows) != 2 or len(seen) != 2)
+PY
+}
+if ! command -v python3 >/dev/null 2>&1; then
+    skip "a class of 2, CSV=FILE: a row per run" "python3 is not installed (its csv module reads the file)"
+    skip "a class of 2, CSV=FILE: each row's numbers those of its line" "python3 is not installed"
+else
+    ok "a class of 2, CSV=FILE: a row per run, read by Python's csv module" csv_as_lines rows
+    ok "a class of 2, CSV=FILE: each row's RSS, swap, faults, read time and read faults those of its line" csv_as_lines numbers
+fi
 
 # On the terminal: a line per run, redrawn in place while they went, then
 # rubbed out: what stays is the runs' last lines and the summary.
@@ -246,7 +288,7 @@ else
 fi
 # The runs' box helpers end their runs and remove their boxes on their own:
 # given up to 10 s on a loaded machine, a leak stays and fails.
-leftover() { runs_of "-i 4194304 32M"; { find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$self_uid" 2>/dev/null; ls -d "$work_dir"/swap-class.* 2>/dev/null; } | keep_gone; }
+leftover() { runs_of "--format=csv -i 4194304 32M"; { find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$self_uid" 2>/dev/null; ls -d "$work_dir"/swap-class.* 2>/dev/null; } | keep_gone; }
 wait_max=100 wait_for none leftover
 left=$(leftover)
 ok "an interrupted class: no run, box or temporary folder left" [ -z "$left" ]

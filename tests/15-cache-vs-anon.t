@@ -21,7 +21,7 @@ if ! is_root; then
 fi
 need_box
 need_swap
-plan 20
+plan 21
 
 if ! command -v setpriv >/dev/null 2>&1; then
     skip "as nobody: one line says it needs root" "setpriv is not installed"
@@ -54,7 +54,8 @@ else
     CVA_BOX=64M CVA_FILE_MB=40 CVA_SIZE=48M
 fi
 export CVA_BOX CVA_FILE_MB CVA_SIZE
-file_mb=$CVA_FILE_MB cva_size=$CVA_SIZE
+# (cva_run: the words the script's ./swap runs with, its records on stdout.)
+file_mb=$CVA_FILE_MB cva_run="--format=csv $CVA_SIZE"
 # The runs interrupted below, and the one whose re-reader is reaped, run a
 # copy of the script in $c whose ./swap is a stand-in (stopping_swap,
 # tests/lib.sh) that stops itself in its box before it becomes the real
@@ -62,7 +63,10 @@ file_mb=$CVA_FILE_MB cva_size=$CVA_SIZE
 c=$tmp/c
 held_copy "$c" "$cva"
 swappiness=$(cat /proc/sys/vm/swappiness)
-run env CVA_REREAD_MAX=20 sh "$cva" 0 200
+# (CSV=FILE: the table there too, in a folder the one who asked may write.)
+asker_out || fail "a folder for CSV=FILE, as UID $run_uid" "cannot make one in her lab folder"
+cva_csv=${asker_tmp:-$tmp}/cva.csv
+run env CVA_REREAD_MAX=20 CSV="$cva_csv" sh "$cva" 0 200
 show_run
 is "exit status 0" "$rc" -eq 0
 ok "first: the kernel, the cgroup version and the LRU" \
@@ -81,6 +85,29 @@ if [ "$killed" -eq 0 ]; then
 else
     ok "$killed row(s) killed by the kernel, shown as such and explained in a note: $(grep -E "$rowre" "$out" | grep ' killed ' | tr -s ' ' | tr '\n' '|')" \
         has "$out" "^killed: the kernel's OOM killer ended swap in that box \(exit 137\)"
+fi
+# CSV=FILE, read by Python's csv module: a row per row of the table, in
+# its order, with the table's numbers (the read time to its two decimals).
+# shellcheck disable=SC2317 # called by ok
+csv_as_table() {
+    grep -E "$rowre" "$out" | awk '{ for (i = 1; i <= NF; i++) if ($i != "MB" && $i != "s") printf "%s ", $i; print "" }' >"$tmp/table" &&
+    python3 - "$cva_csv" "$tmp/table" <<'PY'
+import csv, sys
+with open(sys.argv[1], newline='') as f:
+    rows = list(csv.DictReader(f))
+table = [l.split() for l in open(sys.argv[2])]
+got = [[r['lru'], r['case'], r['swappiness'], r['cache_before_mb'], r['rss_after_writing_mb'], r['swap_after_writing_mb']] +
+       (['killed', '-'] if r['outcome'] == 'killed' else [r['read_major_faults'], '%.2f' % float(r['read_seconds'])]) +
+       [r['cache_after_mb'], r['file_refaults'], r['rereads'] or '-'] for r in rows]
+if got != table:
+    print('CSV: %s\ntable: %s' % (got, table), file=sys.stderr)
+    sys.exit(1)
+PY
+}
+if command -v python3 >/dev/null 2>&1; then
+    ok "CSV=FILE: a row per row of the table, its numbers, read by Python's csv module" csv_as_table
+else
+    skip "CSV=FILE: a row per row of the table, its numbers" "python3 is not installed (its csv module reads the file)"
 fi
 col() { awk -v l="$1" -v c="$2" -v s="$3" -v f="$4" '$1 == l && $2 == c && $3 == s { print $f }' "$out"; }
 is "warm: the $file_mb MB file was in the box's cache before the run (MB)" "$(col "$lru_in_use" warm 0 4)" -ge $((file_mb * 3 / 4))
@@ -120,7 +147,7 @@ wait "$pid"
 st=$?
 # The row's box helper (scripts/box run) finishes on its own and removes its
 # box: given up to 10 s on a loaded machine, a leak stays and fails.
-leftover() { { ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$self_uid" 2>/dev/null; } | keep_gone; runs_of "$cva_size"; }
+leftover() { { ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$self_uid" 2>/dev/null; } | keep_gone; runs_of "$cva_run"; }
 wait_max=100 wait_for none leftover
 left=$(leftover)
 # shellcheck disable=SC2317 # called by ok
@@ -169,7 +196,7 @@ reaped_reader() {
     # re-readers run.
     # shellcheck disable=SC2317 # called through wait_for
     held() {
-        h=$(pgrep -u "$run_uid" -f "^/bin/sh ($c/swap|$gated_re) $cva_size\$") && [ "$(echo "$h" | wc -l)" -eq 1 ] &&
+        h=$(pgrep -u "$run_uid" -f "^/bin/sh ($c/swap|$gated_re) $cva_run\$") && [ "$(echo "$h" | wc -l)" -eq 1 ] &&
             case $(state_of "$h") in T|t) ;; *) false ;; esac
     }
     # readers: the re-readers running (root's, by their command line), a

@@ -48,7 +48,7 @@ if ! is_root; then
     done_testing
 fi
 need_box
-tests=34
+tests=35
 plan "$tests"
 # Every run of the script here is small_box's, the lesson's proportions
 # at less than its size: each row shows the same readahead, the same route
@@ -101,8 +101,8 @@ if [ -d /sys/class/zram-control ] || modprobe -n zram 2>/dev/null; then want_row
 # gives it only when told to (TEST_BACKENDS=1).
 # (-s's folder where the one who asked may make it: under sudo, hers.)
 asker_out || fail "a folder for -s, as UID $run_uid" "cannot make one in her lab folder"
-rows=${asker_tmp:-$tmp}/rows
-run sh "$be" -s "$rows"
+rows=${asker_tmp:-$tmp}/rows bcsv=${asker_tmp:-$tmp}/backends.csv
+run env CSV="$bcsv" sh "$be" -s "$rows"
 yes=''
 if [ "$rc" -eq 1 ] && grep -q 'other user' "$err"; then
     if [ "${TEST_BACKENDS:-0}" != 1 ]; then
@@ -112,13 +112,35 @@ if [ "$rc" -eq 1 ] && grep -q 'other user' "$err"; then
         done_testing
     fi
     yes=-y
-    run sh "$be" $yes -s "$rows"
+    run env CSV="$bcsv" sh "$be" $yes -s "$rows"
 fi
 show_run
 is "exit status 0" "$rc" -eq 0
 rowre='^(swapfile|zswap|zram) +[a-z0-9-]+ +[0-9]+ MB +[0-9]+ +[0-9]+ +[0-9]+\.[0-9]{2} s +[0-9.]+ [mµn]?s +[0-9.]+ [mµn]?s +[0-9]+ +[0-9]+   ([0-9.]+ MB|-)$'
 got_rows=$(grep -E "$rowre" "$out" | awk '{ printf "%s%s", sep, $1; sep = " " }')
 ok "a row for each backend this kernel has: $got_rows" [ "$got_rows" = "$want_rows" ]
+# CSV=FILE, read by Python's csv module: a row per backend of the table,
+# in its order, and each row's numbers those the table shows.
+# shellcheck disable=SC2317 # called by ok
+csv_as_table() {
+    grep -E "$rowre" "$out" | awk '{ print $1, $3, $5, $6, $7, $13, $14, $15 }' >"$tmp/table" &&
+    python3 - "$bcsv" "$tmp/table" <<'PY'
+import csv, sys
+with open(sys.argv[1], newline='') as f:
+    rows = list(csv.DictReader(f))
+table = [l.split() for l in open(sys.argv[2])]
+got = [[r['backend'], r['swap_written_mb'], r['read_major_faults'], r['read_minor_faults'],
+        '%.2f' % float(r['read_seconds']), r['out_mb'], r['in_mb'], r['ram_for_swapped_mb'] or '-'] for r in rows]
+if got != table:
+    print('CSV: %s\ntable: %s' % (got, table), file=sys.stderr)
+    sys.exit(1)
+PY
+}
+if command -v python3 >/dev/null 2>&1; then
+    ok "CSV=FILE: a row per backend, its numbers the table's, read by Python's csv module" csv_as_table
+else
+    skip "CSV=FILE: a row per backend, its numbers the table's" "python3 is not installed (its csv module reads the file)"
+fi
 # col ROW N: field N of that row (3 swap written, 5 read major, 6 read
 # minor, 13 out MB, 14 in MB, 15 RAM MB).
 col() { grep -E "$rowre" "$out" | awk -v r="$1" -v f="$2" '$1 == r { print $f }'; }
