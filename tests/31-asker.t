@@ -218,7 +218,7 @@ racer=$!
 replaced=$(SUDO_UID=$victim_uid SUDO_GID=$(id -g "$victim") sh -c 'box_library=1 box_self=$1; . "$1"
     gate /bin/true && write_ok "$2/fig.svg" || exit 126
     i=0 r=0
-    while [ $i -lt 20 ]; do echo "figure $i" | write_for 2>/dev/null || r=$((r + 1)); i=$((i + 1)); done
+    while [ $i -lt 20 ]; do echo "figure $i" | write_for "$2/fig.svg" 2>/dev/null || r=$((r + 1)); i=$((i + 1)); done
     echo "$r"' sh "$box" "$sd")
 as_student touch "$sd/stop"
 wait_for dead "$racer"
@@ -239,7 +239,7 @@ ok "what stands at OUT after them is the victim's own figure, or nothing" hers_o
 as_student ln -s "$vd" "$hd/tovic"
 # shellcheck disable=SC2016 # expanded by that sh
 SUDO_UID=$victim_uid SUDO_GID=$(id -g "$victim") run sh -c 'box_library=1 box_self=$1; . "$1"
-    gate /bin/true && write_ok "$2" && echo x | write_for' sh "$box" "$hd/tovic/fig.svg"
+    gate /bin/true && echo x | write_for "$2"' sh "$box" "$hd/tovic/fig.svg"
 # shellcheck disable=SC2317 # called by ok
 not_through() { failed_saying 1 "refusing to write $hd/tovic/fig.svg for UID $victim_uid: $hd/tovic is a symbolic link of UID $student_uid" && [ ! -e "$vd/fig.svg" ]; }
 ok "OUT's folder through her link to the victim's folder: refused, nothing written there" not_through
