@@ -44,7 +44,9 @@ unrun() {
     return 1
 }
 
-# 1-5. Interpreters, as root alone.
+# 1-5. Interpreters, as root alone (a teacher's sudo make check too).
+sudo_was_uid=${SUDO_UID-} sudo_was_gid=${SUDO_GID-}
+unset SUDO_UID SUDO_GID
 printf '#!%s\n' "$hd/canary" >"$tmp/root/hers" && printf '#!%s -x\n' "$tmp/root/hers" >"$tmp/root/chain" &&
     printf '#! \t/bin/sh -e\necho fine\n' >"$tmp/root/fine" && chmod 755 "$tmp/root/hers" "$tmp/root/chain" "$tmp/root/fine"
 gated "$tmp/root/hers"
@@ -66,6 +68,7 @@ fi
 gated "$tmp/root/fine"
 ok "a root script with #! and blanks before /bin/sh: runs" [ "$rc:$(cat "$out")" = "0:fine" ]
 
+[ -z "$sudo_was_uid" ] || export SUDO_UID="$sudo_was_uid" SUDO_GID="$sudo_was_gid"
 # 5-6. Under sudo: her program's session, rights and environment, read by
 # itself (fields 6 and 7 of /proc/self/stat: session, terminal).
 # shellcheck disable=SC2016 # the script's own
