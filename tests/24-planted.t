@@ -112,8 +112,8 @@ racing=$!
 wait_max=200 wait_for test -e "$co/at/mkdir"
 ok "squatted between the look and the mkdir: the victim at its mkdir of $fb when the student makes it" test -e "$co/at/mkdir"
 as_student mkdir "$fb"
-wait "$racing"
-rc=$?
+reap "$racing"
+rc=${st:-124}
 got=$(cat "$tmp/race.out")
 case $got in
 "$fb".??????) mine=$(stat -c '%U %a' "$got") ;;

@@ -79,9 +79,6 @@ refused_before_run() {
     [ "$rc" -ne 0 ] && [ -z "$(ls -A "$tmp/rootonly")" ] && grep -q "cannot write $tmp/rootonly/fig.svg" "$err" &&
         ! grep -q running "$err"
 }
-# dead PID: gone, or a zombie.
-# shellcheck disable=SC2317 # called by ok
-dead() { case $(state_of "$1") in ''|Z) return 0 ;; esac; return 1; }
 # shellcheck disable=SC2317 # called by ok
 undone_within() {
     undone && [ "$t" -le "$1" ] && return 0
@@ -123,7 +120,7 @@ while [ $i -lt 10 ]; do
     i=$((i + 1))
 done
 as_student touch "$hd/stop"
-wait "$flipper"
+reap "$flipper"
 # shellcheck disable=SC2317 # called by ok
 all_refused() {
     ! ran_as_root && [ "$refused" -eq 200 ] && return 0
@@ -234,8 +231,7 @@ guard_test() {
         own_kill -KILL "$owner"
         return 1
     fi
-    own_kill -KILL "$owner"
-    wait "$owner" 2>/dev/null
+    end_child "$owner"
     # Until the guard has been denied forks three times (pids.events
     # counts them): what it was meant to undo is all still there, and the
     # guard lives on.
@@ -257,7 +253,7 @@ guard_test() {
     wait_max=300 wait_for undone
     t=$(($(date +%s) - t0))
     ok "$desc: the PIDs back, the machine as found in $t s of 30 (box ended, vm.swappiness $was again)" undone_within 30
-    wait "$boxed" 2>/dev/null
+    reap "$boxed"
     # Its log line is written after what it undid: looked for once the
     # guard is gone.
     # shellcheck disable=SC2016 # expanded by that sh

@@ -1,6 +1,6 @@
 #!/bin/sh
 # swap --pause, held by its input: the test keeps the run's standard input
-# (a FIFO it holds open) and reads its stdout.  Held, the run sleeps and
+# (hold: a FIFO it holds open) and reads its stdout.  Held, the run sleeps and
 # prints nothing more; each line written lets exactly one more line out;
 # at the end of the input it runs to its end; no time it prints counts a
 # pause.  On a terminal (tmux) it says "press Enter", names its PID, goes
@@ -12,15 +12,10 @@
 begin "$@"
 plan 33
 
-o=$tmp/run.out e=$tmp/run.err pid='' sock=''
+o=$tmp/run.out e=$tmp/run.err sock=''
 at_exit=stop
-# (The run ended, should a check fail half-way: let go, it would wait.)
 # shellcheck disable=SC2317 # called by the cleanup
-stop() {
-    exec 3>&-
-    [ -z "$pid" ] || own_kill -KILL "$pid"
-    [ -z "$sock" ] || tmux -S "$sock" kill-server 2>/dev/null
-}
+stop() { [ -z "$sock" ] || tmux -S "$sock" kill-server 2>/dev/null; }
 lines() { wc -l <"$o"; }
 prompts() { grep -c '^swap: PID [0-9]* paused: ' "$e"; }
 # shellcheck disable=SC2317 # called by wait_for
@@ -48,10 +43,8 @@ reach() { wait_max=100 wait_for has_lines "$1"; lines; }
 
 # 16 MB, a line every 4 MB: start, three writing lines, after writing,
 # three reading lines, after reading: nine lines, each a pause.
-mkfifo "$tmp/in" || bail "cannot make a FIFO in $tmp"
-# Held open for reading and writing: the run's open of it does not wait.
-exec 3<>"$tmp/in"
-"$swap" --pause -i 4M 16M 3>&- <"$tmp/in" >"$o" 2>"$e" &
+hold "$o" "$e" || bail "cannot make a FIFO in $tmp"
+"$swap" --pause -i 4M 16M <"$held_in" >"$o" 2>"$e" 6>&- &
 pid=$!
 is "held at its first line: 1 line out" "$(reach 1)" -eq 1
 wait_max=100 wait_for has "$e" '^swap: PID'
@@ -59,17 +52,17 @@ ok "its prompt, on stderr, names its PID ($pid) and how to go on" \
     line_is 1 "^swap: PID $pid paused: a line on standard input goes on\$" "$e"
 ok "held for a second: asleep (S), still 1 line" held 10 1
 
-echo >&3
+go
 is "a line written: exactly one more line out (2)" "$(reach 2)" -eq 2
 ok "held for a second: asleep, still 2 lines" held 10 2
 ok "line 2 is the first -i line" line_is 2 '^writing: 4 MB ' "$o"
 t=$(seconds 2)
 ok "its time ($t s) leaves out the second held after start:" seconds_gt 1 "${t:-99}"
 
-echo >&3
+go
 is "a line written: exactly one more (3)" "$(reach 3)" -eq 3
 ok "held for half a second: still 3 lines" held 5 3
-printf '\n\n' >&3
+go 2
 is "two lines written at once: exactly two more (5)" "$(reach 5)" -eq 5
 ok "held for half a second: still 5 lines" held 5 5
 ok "line 5 ends the write step" line_is 5 '^after writing 16 MB: ' "$o"
@@ -78,17 +71,15 @@ ok "the write step's time ($t s) leaves out the 1.5 s it was held in its middle"
 is "a prompt for each line so far (5)" "$(prompts)" -eq 5
 
 # The end of the input: no more pauses, on to the end.
-exec 3>&-
-wait_max=100 wait_for not running_child "$pid"
-if running_child "$pid"; then
-    fail "at the end of the input the run goes on to its end, within 10 s" "$(lines) lines:" "$(cat "$o" "$e")"
-    rc=''
-else
-    wait "$pid"
-    rc=$? pid=''
+let_go
+if wait_max=100 reap "$pid"; then
     pass "at the end of the input the run goes on to its end"
+else
+    fail "at the end of the input the run goes on to its end, within 10 s" "$(lines) lines:" "$(cat "$o" "$e")"
+    end_child "$pid"
+    st=''
 fi
-is "its exit status 0" "$rc" -eq 0
+is "its exit status 0" "$st" -eq 0
 is "all nine lines out" "$(lines)" -eq 9
 ok "the last one: after reading it back" line_is 9 '^after reading it back: ' "$o"
 is "no prompt after the end of the input (5 in all)" "$(prompts)" -eq 5

@@ -36,8 +36,6 @@ gated() {
         shift; $asker "$gated" "$@"' sh "$box" "$@"
 }
 # shellcheck disable=SC2317 # called by ok
-dead() { case $(state_of "$1") in ''|Z) return 0 ;; esac; return 1; }
-# shellcheck disable=SC2317 # called by ok
 unrun() {
     [ "$rc" -eq 126 ] && [ ! -e "$hd/ran-as" ] && grep -q "$1" "$err" && return 0
     echo "ran as: $(cat "$hd/ran-as" 2>/dev/null)" >&2
@@ -200,8 +198,7 @@ replaced=$(SUDO_UID=$victim_uid SUDO_GID=$(id -g "$victim") sh -c 'box_library=1
     while [ $i -lt 20 ]; do echo "figure $i" | write_for "$2/fig.svg" 2>/dev/null || r=$((r + 1)); i=$((i + 1)); done
     echo "$r"' sh "$box" "$sd")
 as_student touch "$sd/stop"
-wait_for dead "$racer"
-wait "$racer"
+reap "$racer"
 ok "20 writes for the victim in her folder, every new name swapped for a link to the victim's secret ($replaced caught): the secret untouched" \
     [ "$(cat "$vd/secret"):$(stat -c %a "$vd/secret")" = SECRET:600 ]
 # shellcheck disable=SC2317 # called by ok

@@ -85,6 +85,7 @@ sweep_users() {
 # at_exit: a function of the test's, run first on the way out (a test
 # stopped by a signal too).
 cleanup() {
+    let_go
     [ -z "$at_exit" ] || "$at_exit"
     [ -z "$asker_tmp" ] || as_asker rm -rf "$asker_tmp"
     [ -z "$test_swapfile" ] || sh "$box" swapoff "$test_swapfile"
@@ -173,7 +174,7 @@ begin() {
     fi
     gated_re=/proc/self/fd/9
     n=0 failures=0
-    test_swapfile='' thp_saved='' users='' turn='' at_exit='' asker_tmp=''
+    test_swapfile='' thp_saved='' users='' turn='' at_exit='' asker_tmp='' held_in='' held_n=0
     trap cleanup EXIT
     trap 'exit 1' INT TERM HUP
     # A runner that is itself a small box (a container started with -m
@@ -542,7 +543,7 @@ plant_at() {
     sentinel='' _pa_gid=$(id -g "$student") _pa_i=0
     while [ -z "$sentinel" ] && [ $_pa_i -lt 50 ]; do
         echo $(($1 - 1)) >/proc/sys/kernel/ns_last_pid
-        setpriv --reuid="$student_uid" --regid="$_pa_gid" --clear-groups sleep 300 &
+        setpriv --reuid="$student_uid" --regid="$_pa_gid" --clear-groups sleep 300 6>&- &
         if [ $! -eq "$1" ]; then sentinel=$!; else own_kill -KILL $!; wait $! 2>/dev/null; fi
         _pa_i=$((_pa_i + 1))
     done
@@ -589,86 +590,67 @@ heads() {
     done
 }
 
-# A flow's boxed run held from its start, at any speed: stopping_swap DIR
-# puts at DIR/swap a stand-in for ./swap that, run in a box, stops itself
-# (SIGSTOP) before it becomes the real one (exec); run plainly, it becomes
-# it at once.  (DIR in this test's folder, root's and 0700 as root: the
-# gate runs it.)  held_standin DIR: that stand-in, of run_uid's, found
-# stopped (T; t under strace) in a box, its PID in $held; as root the gate
-# runs it as /bin/sh /proc/self/fd/9.  end_standins DIR: every one of them
-# in a box ended (a test stopped half-way: held, they would wait for ever).
-# let_go PID: the held stand-in PID let go until it has become ./swap (0),
-# or has ended (1).  Under a tracer (make census) a process shows t at
-# each of its system calls too, so a stand-in may be taken for held just
-# before it stops itself: a SIGCONT sent then would be spent, and its own
-# SIGSTOP hold it for ever.  So the SIGCONT goes again at each look until
-# its Name is swap (root's tests: the gate runs the stand-in as 9).  The
-# first thousand looks are the shell's own reads with no pause, so that a
-# caller may hold it again before it has written a page; on a machine so
-# slow or traced that they are not enough, a hundredth of a second between
-# looks, up to a minute.
-stopping_swap() {
-    # shellcheck disable=SC2016 # the stand-in's own $$ and "$@"
-    printf '#!/bin/sh\n! grep -q swap-box /proc/self/cgroup || kill -STOP $$\nexec "%s" "$@"\n' "$swap" >"$1/swap" &&
-        chmod 755 "$1/swap"
+# A run held by swap's own pause (swap --pause; a flow's PAUSE=1): its
+# input a FIFO the test keeps open, read-write (no open of it waits), on
+# fd 6.  hold [FILE...]: a new one, $held_in, and the FILEs emptied (the
+# run's stderr: a prompt there is then its own); start the run with
+# <"$held_in" 6>&- (another process that keeps fd 6 keeps the run
+# waiting).  go [N]: N lines (1), each lets one more line out.  let_go: the
+# end of the input: no more pauses.  The cleanup lets go.
+hold() {
+    let_go
+    for _f do : >"$_f"; done
+    read -r _h _ </proc/self/stat
+    held_in=$tmp/held.$_h.$held_n
+    held_n=$((held_n + 1))
+    mkfifo "$held_in" && exec 6<>"$held_in"
 }
-# held_copy DIR SCRIPT...: the flows SCRIPT... with the files box loads,
-# copied to DIR/scripts, and the stand-in at DIR/swap, the ./swap they run
-# (../swap from their folder); a test that cannot make it bails out.
-held_copy() {
-    _hc=$1
-    shift
-    # shellcheck disable=SC2086 # box_files: the files, a word each
-    { mkdir "$_hc" "$_hc/scripts" && cp "$@" $box_files "$_hc/scripts/" && stopping_swap "$_hc"; } ||
-        bail "cannot make the held copy of the scripts in $_hc"
-}
-standins() { pgrep -u "$run_uid" -f "^/bin/sh ($1/swap|$gated_re)( |\$)"; }
-held_standin() {
-    for held in $(standins "$1"); do
-        in_cgroup_named "$held" swap-box || continue
-        case $(state_of "$held") in T|t) return 0 ;; esac
-    done
-    held=''
-    return 1
-}
-let_go() {
-    _lg=0
-    while [ $_lg -lt 7000 ]; do
-        _lg_name=''
-        { while read -r _lg_k _lg_v _; do [ "$_lg_k" != Name: ] || { _lg_name=$_lg_v; break; }; done <"/proc/$1/status"; } 2>/dev/null
-        case $_lg_name in
-            swap) return 0 ;;
-            '') return 1 ;;
-        esac
-        signal_run -CONT "$1" swap
-        _lg=$((_lg + 1))
-        [ $_lg -le 1000 ] || sleep 0.01
+go() { _g=0; while [ $_g -lt "${1:-1}" ]; do echo; _g=$((_g + 1)); done >&6; }
+let_go() { [ -z "$held_in" ] || { exec 6>&-; held_in=''; }; }
+# paused FILE [N]: FILE (a run's stderr) holds N prompts (1) or more: the
+# run has said its Nth line, and waits.  paused_pid FILE [N]: the PID the
+# Nth names.
+paused() { [ "$(grep -c '^swap: PID [0-9]* paused: ' "$1" 2>/dev/null)" -ge "${2:-1}" ]; }
+paused_pid() { sed -n 's/^swap: PID \([0-9]*\) paused: .*/\1/p' "$1" | sed -n "${2:-1}p"; }
+# next_run FILE: the run that paused last (its prompts in FILE) let go a
+# line at a time until a run not seen before pauses (a flow's next run),
+# its PID in $paused_at; 1 if none does within wait_for's bound.
+next_run() {
+    _n=$(grep -c '^swap: PID [0-9]* paused: ' "$1")
+    _p=$(paused_pid "$1" "$_n")
+    while go 1 && wait_for paused "$1" $((_n + 1)); do
+        _n=$((_n + 1))
+        paused_at=$(paused_pid "$1" "$_n")
+        [ "$paused_at" = "$_p" ] || return 0
     done
     return 1
 }
-end_standins() {
-    for _es in $(standins "$1"); do
-        ! in_cgroup_named "$_es" swap-box || signal_run -KILL "$_es" swap
+# under_other_lru FILE LRU: the 1997 script's rows (PAUSE=1, stderr FILE),
+# each paused at its start in turn, until one runs with lru_gen/enabled no
+# longer LRU (the script switches only between rows), read into
+# $switched; 1 if none within four rows.
+under_other_lru() {
+    _r=0
+    wait_for paused "$1" || return 1
+    while { read -r switched </sys/kernel/mm/lru_gen/enabled; } 2>/dev/null && [ "$switched" = "$2" ]; do
+        _r=$((_r + 1))
+        [ $_r -lt 4 ] && next_run "$1" || return 1
     done
 }
-# let_go_or_end DIR: after a flow was interrupted or killed, the stand-in
-# it held ($held) let go, or, where none was held, DIR's ended.
-let_go_or_end() { if [ -n "$held" ]; then let_go "$held"; else end_standins "$1"; fi; }
-# held_under_other_lru DIR LRU: the 1997 script's rows (DIR's stand-ins)
-# held in turn and let go until one is held with lru_gen/enabled no
-# longer LRU, read while it is (the script switches only between rows):
-# that one in $held, the value read in $switched; 1, $held empty, if none
-# within four rows.
-held_under_other_lru() {
-    _hl=0 switched=$2 held=''
-    while [ $_hl -lt 4 ] && wait_for held_standin "$1"; do
-        { read -r switched </sys/kernel/mm/lru_gen/enabled; } 2>/dev/null
-        [ "$switched" = "$2" ] || return 0
-        let_go "$held"
-        held='' _hl=$((_hl + 1))
-    done
-    return 1
+# reap PID: a child of this shell waited for once it has ended (wait_for's
+# bound), its exit status in $st; else 1, st empty, and on stderr what it
+# is doing.  end_child PID: ended (SIGKILL) and reaped.
+reap() {
+    st=''
+    if ! wait_for not running_child "$1"; then
+        echo "PID $1 has not ended: state $(state_of "$1"), $(cat "/proc/$1/wchan" 2>/dev/null)" >&2
+        return 1
+    fi
+    wait "$1"
+    # shellcheck disable=SC2034 # for the test that reaps
+    st=$?
 }
+end_child() { own_kill -KILL "$1"; reap "$1"; }
 
 # boxes: this user's boxes (cgroups swap-box.TAG, systemd scopes
 # swap-box-PID-START.scope).  boxed_run_of TAG: a process runs in the box
@@ -680,6 +662,8 @@ boxed_run_of() {
     done
     return 1
 }
+# dead PID: gone, or a zombie.
+dead() { case $(state_of "$1") in ''|Z) return 0 ;; esac; return 1; }
 # state_of PID: its state letter (R, S, T, Z, ...), empty once it is gone.
 # Read by the shell itself: the tests ask it in loops.
 state_of() {
