@@ -82,7 +82,14 @@ diag "box: $how"
 # stderr, with the runs' prompts, in a file: the screen is the watch's,
 # below a line, or its rub-out would clear the whole screen, which tmux
 # keeps in the history.)
-sock=''
+sock='' looker=''
+# (Ended half-way, the test ends its terminal and its looker.)
+# shellcheck disable=SC2317 # called by the cleanup
+stop() {
+    [ -z "$sock" ] || tmux -S "$sock" kill-server 2>/dev/null
+    [ -z "$looker" ] || own_kill -KILL "$looker"
+}
+at_exit=stop
 if command -v tmux >/dev/null 2>&1; then
     sock=$tmp/tmux
     # shellcheck disable=SC2317 # called through wait_for

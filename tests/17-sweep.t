@@ -211,7 +211,7 @@ else
         switched=$lru
         wait_max=6000
         under_other_lru "$tmp/cva.out" "$lru"
-        wait_max=600
+        wait_max=$wait_default
         end_child "$c"
         let_go
         wait_for no_boxed_run
@@ -307,7 +307,7 @@ guarded() {
     t0=$(date +%s)
     wait_max=300
     wait_for none g_left
-    wait_max=600
+    wait_max=$wait_default
     left=$(g_left)
     let_go
     ok "$desc killed (SIGKILL), with its guard: nothing left within 30 s, no sweep (after $(($(date +%s) - t0)) s)" [ -z "$left" ]

@@ -238,7 +238,7 @@ else
     (while :; do swap_owners; sleep 0.05; done) >"$tmp/swaps.seen" 2>/dev/null &
     watcher=$!
     hold "$out" "$err"
-    (cd "$tmp/cwd" && TMPDIR=$open exec timeout 300 env TEMP_SWAP=1 BOX="${box_mb}M" sh "$lab" demo "$swap" --pause "${run_mb}M") \
+    (cd "$tmp/cwd" && TMPDIR=$open exec env TEMP_SWAP=1 BOX="${box_mb}M" sh "$lab" demo "$swap" --pause "${run_mb}M") \
         <"$held_in" >"$out" 2>"$err" 6>&- &
     demo=$!
     # (Its plain run's three pauses, then the boxed run's first.)
@@ -386,7 +386,7 @@ case $vdir in
 esac
 as_victim sh "$co/scripts/box" sweep >"$out" 2>"$err"
 is "the victim's sweep works ($(cat "$err"))" "$?" -eq 0
-as_victim sh "$co/scripts/lab" demo "$co/swap" 16M >"$out" 2>"$err"
+as_victim timeout -k 5 "$run_max" sh "$co/scripts/lab" demo "$co/swap" 16M >"$out" 2>"$err"
 # shellcheck disable=SC2317 # called by ok
 ran_plainly() { grep -q '^after reading it back:' "$out" && ! grep -q refusing "$err"; }
 ok "the victim's make demo runs ./swap plainly ($(grep -c . "$out") lines; then: $(head -n 1 "$err"))" ran_plainly

@@ -130,9 +130,9 @@ is "without -l: three lines" "$(grep -c . "$out")" -eq 3
 ok "without -l: no line of -l" not has "$out" '^  [a-z]* fault '
 if [ -z "${SWAP_TEST_TRACED-}" ] && why=$(census_can); then
     # (4 MB: each call stops at the tracer, and 16 MB took 1.7 s here.)
-    strace -f -qq -c -o "$tmp/calls" -e trace=getrusage "$swap" 4M >/dev/null 2>&1
+    timeout -k 5 "$run_max" strace -f -qq -c -o "$tmp/calls" -e trace=getrusage "$swap" 4M >/dev/null 2>&1
     without=$(awk '$NF == "getrusage" { print $4 }' "$tmp/calls")
-    strace -f -qq -c -o "$tmp/calls" -e trace=getrusage "$swap" -l 4M >/dev/null 2>&1
+    timeout -k 5 "$run_max" strace -f -qq -c -o "$tmp/calls" -e trace=getrusage "$swap" -l 4M >/dev/null 2>&1
     with=$(awk '$NF == "getrusage" { print $4 }' "$tmp/calls")
     n4=$(pages_in 4194304)
     # shellcheck disable=SC2317 # called by ok

@@ -66,16 +66,16 @@ is "40 columns, -m -l -i 2M: the step lines there" "$(grep -c '^after ' "$tmp/na
 is "40 columns, -m -l -i 2M: no piece of a progress block left (only the steps' own two heat lines)" "$(grep -c '^  heat ' "$tmp/narrow")" -eq 2
 
 # Through a pipe: exactly the lines as ever, and no escape.
-"$swap" -m -l -i 1M 64M | cat >"$out"
+timeout -k 5 "$run_max" "$swap" -m -l -i 1M 64M | cat >"$out"
 esc=$(printf '\033')
 ok "through a pipe: no escape" not has "$out" "$esc"
 is "through a pipe: all 126 progress lines" "$(grep -c -E '^(writing|reading): ' "$out")" -eq 126
 is "through a pipe: and their heat lines" "$(grep -c '^  heat ' "$out")" -ge 128
-"$swap" -i 8M 16M >"$out"
+timeout -k 5 "$run_max" "$swap" -i 8M 16M >"$out"
 ok "into a file: no escape" not has "$out" "$esc"
 is "into a file: the same five lines as ever" "$(wc -l <"$out")" -eq 5
 is "into a file: two of them progress lines" "$(grep -c -E '^(writing|reading): 8 MB ' "$out")" -eq 2
-"$swap" --live -i 8M 16M | cat >"$out"
+timeout -k 5 "$run_max" "$swap" --live -i 8M 16M | cat >"$out"
 ok "--live through a pipe: redrawn all the same (cursor up)" has "$out" "$esc\\[1A"
 run "$swap" --live 16M
 ok "--live without -i: exit status 0, nothing on stderr" clean

@@ -87,6 +87,8 @@ sweep_users() {
 cleanup() {
     let_go
     [ -z "$at_exit" ] || "$at_exit"
+    # What it started and has not waited for (a test that ended half-way).
+    for _c in /proc/[0-9]*; do own_kill -KILL "${_c#/proc/}"; done
     [ -z "$asker_tmp" ] || as_asker rm -rf "$asker_tmp"
     [ -z "$test_swapfile" ] || sh "$box" swapoff "$test_swapfile"
     if [ -n "$thp_saved" ]; then
@@ -177,6 +179,13 @@ begin() {
     test_swapfile='' thp_saved='' users='' turn='' at_exit='' asker_tmp='' held_in='' held_n=0
     trap cleanup EXIT
     trap 'exit 1' INT TERM HUP
+    # A ./swap that never ends fails every test here, at once, not each at
+    # its first wait.
+    if [ -x "$swap" ] && { timeout -k 5 10 "$swap" 4K >/dev/null 2>&1; [ $? -eq 124 ]; }; then
+        echo "1..1"
+        fail "$swap 4K ends within 10 s" "it did not: every run of it would hang"
+        exit 1
+    fi
     # A runner that is itself a small box (a container started with -m
     # 64m): there even a plain run swaps, so every test takes its turn
     # (swap_lock), lest one read the free swap while another's runs hold some.
@@ -290,10 +299,27 @@ is() {
 
 # ------------------------------------------------------ running ./swap
 
-# run CMD...: stdout in $out, stderr in $err, exit status in $rc.
+# run CMD...: stdout in $out, stderr in $err, exit status in $rc.  A
+# program (not a function) is ended after $run_max seconds (TEST_RUN_MAX,
+# 60): a run that hangs fails, and ends the test, whose next runs would
+# hang as well.
+run_max=${TEST_RUN_MAX:-60}
 run() {
-    "$@" >"$out" 2>"$err"
+    read -r _r0 _ </proc/uptime
+    case $(command -v -- "$1") in
+        /*) timeout -k 5 "$run_max" "$@" ;;
+        *) "$@" ;;
+    esac >"$out" 2>"$err"
     rc=$? ran=1
+    [ "$rc" -ne 124 ] || ran_out "$@"
+}
+# ran_out CMD...: a run that ended with 124, timeout's: if its time ran out,
+# a failure, and the test ends.
+ran_out() {
+    read -r _r1 _ </proc/uptime
+    [ $((${_r1%.*} - ${_r0%.*})) -ge "$run_max" ] || return 0
+    fail "a run ends within $run_max s" "it did not (TEST_RUN_MAX=$run_max): $*" "stdout:" "$(tail -n 5 "$out")" "stderr:" "$(tail -n 5 "$err")"
+    exit 1
 }
 
 # show_run: the last run's status and output, as TAP comments: on stdout
@@ -338,7 +364,10 @@ swap_lock() {
     [ -z "$turn" ] && [ -z "${SWAP_TEST_TURN-}" ] || return 0
     command -v flock >/dev/null 2>&1 || return 0
     exec 9<"$state_dir" || return 1
-    flock 9 || return 1
+    if ! flock -w "${TEST_TURN_MAX:-1800}" 9; then
+        fail "this test's turn within ${TEST_TURN_MAX:-1800} s" "another test of this user's has held it so long"
+        exit 1
+    fi
     turn=1
     turn_log take
     export SWAP_TEST_TURN=1
@@ -637,14 +666,15 @@ under_other_lru() {
         [ $_r -lt 4 ] && next_run "$1" || return 1
     done
 }
-# reap PID: a child of this shell waited for once it has ended (wait_for's
-# bound), its exit status in $st; else 1, st empty, and on stderr what it
-# is doing.  end_child PID: ended (SIGKILL) and reaped.
+# reap PID: a child of this shell waited for once it has ended, within
+# wait_for's bound, its exit status in $st.  One that has not ended fails,
+# saying what it does, is ended, and ends the test, whose next step waits
+# on it.  end_child PID: ended (SIGKILL) and reaped.
 reap() {
-    st=''
     if ! wait_for not running_child "$1"; then
-        echo "PID $1 has not ended: state $(state_of "$1"), $(cat "/proc/$1/wchan" 2>/dev/null)" >&2
-        return 1
+        fail "PID $1 ends within $((wait_max / 10)) s" "it has not: $(tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null), state $(state_of "$1"), in $(cat "/proc/$1/wchan" 2>/dev/null)"
+        own_kill -KILL "$1"
+        exit 1
     fi
     wait "$1"
     # shellcheck disable=SC2034 # for the test that reaps
@@ -673,14 +703,12 @@ state_of() {
     printf '%s\n' "${_so%% *}"
 }
 # wait_for CMD...: until CMD succeeds, at most $wait_max tenths of a second
-# of sleep between looks (60 s; an emulated machine may need more for rows
-# of cache-vs-anon).  A fiftieth between looks for the first fifth of a
-# second (most waits here are for a run to reach its box, a few tenths:
-# a tenth between looks made each wait some 0.05 s longer, on average,
-# than what it waited for), then a tenth until two seconds, then half a
-# second: a look starts a process or two, which an emulated machine, where
-# the waits are long, pays some 50 ms for each.
-wait_max=600
+# of sleep between looks (TEST_WAIT_MAX seconds, 60).  A fiftieth between
+# looks for the first fifth of a second (most waits are for a run's first
+# line), then a tenth until two seconds, then half a second: a look starts
+# a process or two, which an emulated machine pays some 50 ms for.
+wait_default=$((${TEST_WAIT_MAX:-60} * 10))
+wait_max=$wait_default
 wait_for() {
     [ -z "${TEST_WAIT_LOG-}" ] || read -r wf_t0 _ </proc/uptime
     wait_until "$@"
