@@ -19,6 +19,20 @@ need_room 32
 swap_lock
 plan 5
 
+# thp MODE: the machine's mode, recorded first (scripts/lib.sh's remember:
+# a sweep puts it back should the test be killed), put back at its end.
+thp_saved=''
+# shellcheck disable=SC2317 # called by the cleanup
+thp_back() { [ -z "$thp_saved" ] || { echo "$thp_saved" >"$f" && rm -f "$state_dir/swap-test.$tag.thp"; }; }
+at_exit=thp_back
+thp() {
+    was=$(sed -n 's/.*\[\([a-z]*\)\].*/\1/p' "$f" 2>/dev/null)
+    # shellcheck disable=SC2016 # expanded by that sh
+    [ -n "$was" ] && sh -c 'box_library=1 box_self=$1 record_as=test; . "$1" && state_dir=$2 tag=$3 && remember thp "$4" 2>/dev/null' sh "$box" "$state_dir" "$tag" "$was" ||
+        return 1
+    thp_saved=$was
+    echo "$1" >"$f"
+}
 thp always || { fail "set THP to always"; done_testing; }
 pass "THP set to always (was $thp_saved), recorded in $state_dir/swap-test.$tag.thp"
 ok "the record holds the mode to put back ($thp_saved)" [ "$(cat "$state_dir/swap-test.$tag.thp" 2>/dev/null)" = "$thp_saved" ]

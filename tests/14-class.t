@@ -76,45 +76,26 @@ diag "box: $how"
 # The classes below are held by their runs' pause (PAUSE=1, their input
 # a FIFO of the test's), so that a test sees what it waits for however slow
 # the machine (an outer strace -f).
-# A class of 2 on a terminal (tmux, 200 x 40; 32 MB each), beside the one
-# below (two classes at once: the fault counts are not what either checks);
-# its runs held at their first line until the screen shows them.  (Its
-# stderr, with the runs' prompts, in a file: the screen is the watch's,
-# below a line, or its rub-out would clear the whole screen, which tmux
-# keeps in the history.)
-sock='' looker=''
-# (Ended half-way, the test ends its terminal and its looker.)
-# shellcheck disable=SC2317 # called by the cleanup
-stop() {
-    [ -z "$sock" ] || tmux -S "$sock" kill-server 2>/dev/null
-    [ -z "$looker" ] || own_kill -KILL "$looker"
-}
-at_exit=stop
-if command -v tmux >/dev/null 2>&1; then
-    sock=$tmp/tmux
-    # shellcheck disable=SC2317 # called through wait_for
-    screen_has() { tmux -S "$sock" capture-pane -p -S - >"$tmp/screen" 2>/dev/null && grep -qE "$1" "$tmp/screen"; }
-    started='^run   [12]: start: +RSS +[0-9]+ MB  swap +[0-9]+ MB  major faults +[0-9]+$'
-    hold "$tmp/term.err"
-    # (tmux new-session says 0 when its server cannot start: has-session
-    # asks the server.)
-    if tmux -S "$sock" -f /dev/null new-session -d -x 200 -y 40 "echo CLASS; env BOX=16M PAUSE=1 sh '$lab' class 2 32M <'$held_in' 2>'$tmp/term.err'; echo CLASS-DONE-\$?; sleep 60" 2>"$tmp/tmux.err" 6>&- &&
-        tmux -S "$sock" has-session 2>>"$tmp/tmux.err" 6>&-; then
-        # Held, the class cannot end before its lines are seen.  What the
-        # screen showed when the looker gave up is kept for the failure.
-        (wait_max=1200 wait_for paused "$tmp/term.err" 2 && wait_max=1200 wait_for screen_has "$started" && : >"$tmp/seen"
-        [ -e "$tmp/seen" ] || cp "$tmp/screen" "$tmp/screen.unseen" 2>/dev/null
-        let_go
-        wait_max=1200 wait_for screen_has '^CLASS-DONE-') &
-        looker=$!
-    else
-        sock=''
-        tmux_why="tmux could not start a session: $(head -n 1 "$tmp/tmux.err")"
-    fi
-    # (The looker lets go: its copy is the FIFO's last writer.)
-    exec 6>&-
-    held_in=''
+# A class of 2 on a terminal (200 x 40; 32 MB each), beside the one below
+# (two classes at once: the fault counts are not what either checks); its
+# runs held at their first line until the screen shows them.  (Its stderr,
+# with the runs' prompts, in a file: the screen is the watch's, below a
+# line, or its rub-out would clear the whole screen, which tmux keeps in
+# the history.)
+started='^run   [12]: start: +RSS +[0-9]+ MB  swap +[0-9]+ MB  major faults +[0-9]+$'
+hold "$tmp/term.err"
+if term_start 200 40 "echo CLASS; env BOX=16M PAUSE=1 sh '$lab' class 2 32M <'$held_in' 2>'$tmp/term.err'; echo CLASS-DONE-\$?; sleep 60"; then
+    # Held, the class cannot end before its lines are seen.  What the
+    # screen showed when the looker gave up is kept for the failure.
+    (wait_max=1200 wait_for paused "$tmp/term.err" 2 && wait_max=1200 wait_for screen_has "$started" && : >"$tmp/seen"
+    [ -e "$tmp/seen" ] || cp "$tmp/screen" "$tmp/screen.unseen" 2>/dev/null
+    let_go
+    wait_max=1200 wait_for screen_has '^CLASS-DONE-') &
+    looker=$!
 fi
+# (The looker lets go: its copy is the FIFO's last writer.)
+exec 6>&-
+held_in=''
 # (Its watch every twentieth of a second, half lib.sh's CLASS_EVERY: a
 # line on a pipe every quarter second, five looks, and the class held no
 # longer than that.  small_box: the lesson's proportions.)  Its runs let
@@ -165,15 +146,13 @@ ok "a class of 2: each run's line ends with its read faults ($reads), the summar
 
 # On the terminal: a line per run, redrawn in place while they went, then
 # rubbed out: what stays is the runs' last lines and the summary.
-if [ -n "${tmux_why-}" ]; then
-    skip "a class of 2 on a terminal: its lines while it runs, then only the results" "$tmux_why"
-elif [ -z "$sock" ]; then
-    skip "a class of 2 on a terminal: its lines while it runs, then only the results" "tmux is not installed"
+if [ -z "$sock" ]; then
+    skip "a class of 2 on a terminal: its lines while it runs, then only the results" "$term_why"
 else
     reap "$looker"
     seen=''
     [ -e "$tmp/seen" ] && seen=yes
-    tmux -S "$sock" kill-server 2>/dev/null
+    term_stop
     # shellcheck disable=SC2317 # called by ok
     only_results() {
         [ -n "$seen" ] && grep -q '^CLASS-DONE-0$' "$tmp/screen" &&
@@ -212,6 +191,17 @@ wait_max=100 wait_for none leftover
 left=$(leftover)
 ok "an interrupted class: no run, box or temporary folder left" [ -z "$left" ]
 
+# signal_run SIG PID NAME: PID, a run found by its prompt (not our child),
+# signalled only if the shell reads it, just before, as a live process of
+# this user's (or run_uid's) named NAME, or 9 as root (the gate's).
+signal_run() {
+    _sr_name='' _sr_uid='' _sr_state=''
+    { while read -r _sr_k _sr_a _sr_b _; do
+        case $_sr_k in Name:) _sr_name=$_sr_a ;; State:) _sr_state=$_sr_a ;; Uid:) _sr_uid=$_sr_b ;; esac
+    done <"/proc/$2/status"; } 2>/dev/null
+    { [ "$_sr_name" = "$3" ] || { is_root && [ "$_sr_name" = 9 ]; }; } &&
+        { [ "$_sr_uid" = "$self_uid" ] || [ "$_sr_uid" = "$run_uid" ]; } && [ "$_sr_state" != Z ] && kill "$1" "$2" 2>/dev/null
+}
 # Interrupted mid-run after the lab reaped a box helper behind its back:
 # both runs paused at their first line, run 2 is ended (SIGKILL) and run 1
 # stays, so while the lab waits for run 1's helper (it waits for them in

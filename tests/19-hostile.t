@@ -370,7 +370,7 @@ as_student mkdir -m 700 "$squat" "$squat.AAAAAA" || fail "the student squats $sq
 co=$canary_dir/co
 # shellcheck disable=SC2086 # box_files: the files, a word each
 { mkdir -p "$co/scripts" "$co/tests" && cp "$swap" "$co/" && cp $box_files "$lab" "$co/scripts/" &&
-    cp "$top/tests/lib.sh" "$top/tests/census.sh" "$top/tests/02-plain.t" "$co/tests/" && chmod -R a+rX "$co"; } ||
+    cp -R "$top/tests/lib.sh" "$top/tests/lib" "$top/tests/census.sh" "$top/tests/02-plain.t" "$co/tests/" && chmod -R a+rX "$co"; } ||
     bail "cannot copy the lab to $co for the victim"
 as_victim sh "$co/scripts/box" dirs >"$out" 2>"$err"
 rc=$?

@@ -45,19 +45,11 @@ mkdir -m 755 "$tmp/root" && printf '#!/bin/sh\nexit 0\n' >"$tmp/root/prog" && ch
 chmod 755 "$tmp"
 # shellcheck disable=SC2317 # called by the predicates below
 ran_as_root() { grep -qx 0 "$hd/ran-as" 2>/dev/null; }
-# Predicates for ok.  refused_unrun: the last run refused her canary
-# (126), saying whose it is, and nothing ran.  link_replaced_by UID: lab
+# Predicates for ok.  link_replaced_by UID: lab
 # plot wrote its figure as UID's own file where her link was, and nothing
 # in root's folder.  refused_before_run: lab plot refused an OUT it may
 # not write before any run.  undone_within S: the guard put the machine
 # back within S seconds ($t).  What they found, on stderr.
-# shellcheck disable=SC2317 # called by ok
-refused_unrun() {
-    [ "$rc" -eq 126 ] && ! ran_as_root && [ ! -e "$hd/ran-as" ] && [ ! -s "$out" ] &&
-        grep -q "refusing to run $hd/canary as root: .*belongs to UID $student_uid" "$err" && return 0
-    echo "ran as: $(cat "$hd/ran-as" 2>/dev/null)" >&2
-    return 1
-}
 # shellcheck disable=SC2317 # called by ok
 link_replaced_by() {
     [ "$rc" -eq 0 ] && [ -z "$(ls -A "$tmp/rootonly")" ] && [ -f "$sd/fig.svg" ] && [ ! -L "$sd/fig.svg" ] &&
@@ -159,7 +151,8 @@ fi
 for flow in "demo" "plot $tmp/fig.svg"; do
     # shellcheck disable=SC2086 # the flow and its OUT, a word each
     run sh "$lab" $flow "$hd/canary"
-    ok "lab ${flow%% *} with her program: refused (126), nothing run ($(head -n 1 "$err" | cut -c1-100))" refused_unrun
+    ok "lab ${flow%% *} with her program: refused (126), nothing run ($(head -n 1 "$err" | cut -c1-100))" \
+        refused_unrun "$hd/canary" "belongs to UID $student_uid" "$hd/ran-as"
 done
 SUDO_UID=$student_uid SUDO_GID=$(id -g "$student") run sh "$lab" demo id -u
 is "lab demo under sudo: the plain run is the user's (id -u prints $student_uid)" "$(sed -n 2p "$out")" -eq "$student_uid"

@@ -12,10 +12,7 @@
 begin "$@"
 plan 33
 
-o=$tmp/run.out e=$tmp/run.err sock=''
-at_exit=stop
-# shellcheck disable=SC2317 # called by the cleanup
-stop() { [ -z "$sock" ] || tmux -S "$sock" kill-server 2>/dev/null; }
+o=$tmp/run.out e=$tmp/run.err
 lines() { wc -l <"$o"; }
 prompts() { grep -c '^swap: PID [0-9]* paused: ' "$e"; }
 # shellcheck disable=SC2317 # called by wait_for
@@ -100,36 +97,31 @@ ok "standard input closed: exit status 1" [ "$rc" -eq 1 ]
 ok "standard input closed: one error line, 'swap: standard input: Bad file descriptor'" \
     [ "$(grep -v '^swap: PID [0-9]* paused: ' "$err")" = "swap: standard input: Bad file descriptor" ]
 
-# On a terminal: a plain sh in a tmux of the test's own (its socket in
-# TMPDIR), 100 columns wide.
-if ! command -v tmux >/dev/null 2>&1; then
+# On a terminal: a plain sh in a terminal of the test's own, 100 wide.
+if ! term_start 100 30; then
     for c in "the prompt says press Enter, naming the PID" "the PID named is the run's" \
         "held: the start line only" "Enter: the next line" "Enter again: after writing" \
         "Ctrl-D: on to the end, exit 0" "every line stays"; do
-        skip "on a terminal: $c" "tmux is not installed (Debian: tmux)"
+        skip "on a terminal: $c" "$term_why"
     done
     done_testing
 fi
-sock=$tmp/tmux
-t() { tmux -S "$sock" "$@"; }
-screen() { t capture-pane -p -t pause -S - | sed 's/ *$//'; }
 # shellcheck disable=SC2317 # called by ok and wait_for
-shows() { screen | grep -qE -- "$1"; }
-t -f /dev/null new-session -d -x 100 -y 30 -s pause "env -i PATH=/usr/bin:/bin TERM=xterm HOME=$tmp PS1='$ ' sh" ||
-    bail "tmux cannot start a session"
-t send-keys -t pause "$swap --pause -i 2M 4M; echo DONE-\$?" Enter
+shows() { screen_has "$1"; }
+key() { tmux -S "$sock" send-keys "$1"; }
+type_line "$swap --pause -i 2M 4M; echo DONE-\$?"
 wait_max=100 wait_for shows '^swap: PID [0-9]+ paused: press Enter'
 tpid=$(screen | sed -n 's/^swap: PID \([0-9]*\) paused: press Enter to go on (Ctrl-D: no more pauses)$/\1/p' | head -n 1)
 ok "on a terminal: the prompt says press Enter, naming the PID ($tpid)" [ -n "$tpid" ]
 ok "on a terminal: the PID named is the run's" [ "$(readlink "/proc/${tpid:-none}/exe")" = "$swap" ]
 ok "on a terminal: held, the start line only" not shows '^(writing|after)'
-t send-keys -t pause Enter
+key Enter
 wait_max=100 wait_for shows '^writing: 2 MB '
 ok "on a terminal: Enter, the next line, and held there" not shows '^after writing'
-t send-keys -t pause Enter
+key Enter
 wait_max=100 wait_for shows '^after writing 4 MB: '
 ok "on a terminal: Enter again, after writing, held there" not shows '^reading: '
-t send-keys -t pause C-d
+key C-d
 wait_max=100 wait_for shows '^DONE-'
 ok "on a terminal: Ctrl-D, on to the end, exit 0" shows '^DONE-0$'
 screen >"$tmp/screen"
