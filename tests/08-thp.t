@@ -4,7 +4,8 @@
 # The mode is the whole machine's: it is recorded first (scripts/box sweep
 # puts it back should the test be killed) and put back at the end.  What is
 # counted is the run's own (AnonHugePages in /proc/PID/smaps_rollup), read
-# while it is held still: no other process's huge pages can count.
+# while it waits (swap --pause) with 8 MB written: no other process's huge
+# pages can count.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 begin "$@"
@@ -12,50 +13,50 @@ f=/sys/kernel/mm/transparent_hugepage/enabled
 [ -w "$f" ] || skip_all "cannot set THP mode (not root, or no THP in this kernel)"
 hpage=$(cat /sys/kernel/mm/transparent_hugepage/hpage_pmd_size 2>/dev/null)
 [ -n "$hpage" ] || skip_all "no /sys/kernel/mm/transparent_hugepage/hpage_pmd_size: the huge page size is unknown"
-# The run is held by its own output: swap -i PAGE prints a line (86 bytes,
-# 80 at least) for each page written and read, into a pipe this test stops
-# reading once the run has written 8 MB.  A pipe holds 16 pages
-# (PIPE_DEF_BUFFERS, fs/pipe.c), and the reader may have taken up to 64 KiB
-# more than it used: the run can get that far ahead and no further, so it
-# is made to have twice that many lines still to print, and it stays
-# mapped, blocked in write(2), until the test reads on.  (4 KiB pages:
-# 32 MB; 16 KiB: 68 MB; 64 KiB: 875 MB.)
-page=$(getconf PAGESIZE)
-ahead=$(((16 * page + 65536) / 80))
-size_mb=$(((2 * ahead * page + 8 * 1048576) / 2 / 1048576 + 1))
-[ "$size_mb" -ge 32 ] || size_mb=32
-need_room "$size_mb"
+need_room 32
 # Its turn (swap_lock): it sweeps, and a sweep of this user's must not meet
 # what tests/17 of another suite leaves on purpose inside its own turn.
 swap_lock
 plan 5
 
+# thp MODE: the machine's mode, recorded first (scripts/lib.sh's remember:
+# a sweep puts it back should the test be killed), put back at its end.
+thp_saved=''
+# shellcheck disable=SC2317 # called by the cleanup
+thp_back() { [ -z "$thp_saved" ] || { echo "$thp_saved" >"$f" && rm -f "$state_dir/swap-test.$tag.thp"; }; }
+at_exit=thp_back
+thp() {
+    was=$(sed -n 's/.*\[\([a-z]*\)\].*/\1/p' "$f" 2>/dev/null)
+    # shellcheck disable=SC2016 # expanded by that sh
+    [ -n "$was" ] && sh -c 'box_library=1 box_self=$1 record_as=test; . "$1" && state_dir=$2 tag=$3 && remember thp "$4" 2>/dev/null' sh "$box" "$state_dir" "$tag" "$was" ||
+        return 1
+    thp_saved=$was
+    echo "$1" >"$f"
+}
 thp always || { fail "set THP to always"; done_testing; }
 pass "THP set to always (was $thp_saved), recorded in $state_dir/swap-test.$tag.thp"
 ok "the record holds the mode to put back ($thp_saved)" [ "$(cat "$state_dir/swap-test.$tag.thp" 2>/dev/null)" = "$thp_saved" ]
 
-# held: the run, stopped by its full pipe with 8 MB or more of it written;
-# its huge pages then, in kB, in $huge_kb, and its RSS in $rss_kb.  Read
-# on, it finishes: its exit status in $rc.
-mkfifo "$tmp/lines"
-"$swap" -i "$page" "${size_mb}M" >"$tmp/lines" 2>"$err" &
+# The run paused at its line for 8 MB written (its second); its huge
+# pages then, in kB, in $huge_kb, and its RSS in $rss_kb.
+hold "$out" "$err"
+"$swap" --pause -i 8M 32M <"$held_in" >"$out" 2>"$err" 6>&- &
 p=$!
-exec 7<"$tmp/lines"
-sed -n '/^writing: *8 MB /q' <&7
+go
+wait_for paused "$err" 2
 # (Both from one read of smaps_rollup: the same moment's figures.)
 rss_kb='' huge_kb=''
 read -r rss_kb huge_kb <<EOF2
 $(awk '$1 == "Rss:" { r = $2 } $1 == "AnonHugePages:" { h = $2 } END { if (h != "") print r, h }' "/proc/$p/smaps_rollup" 2>/dev/null)
 EOF2
-cat <&7 >/dev/null
-exec 7<&-
-wait "$p"
-rc=$?
+let_go
+reap "$p"
+rc=${st:-none}
 is "the run exit status 0" "$rc" -eq 0
 if [ -z "$huge_kb" ] || [ "${rss_kb:-0}" -lt 8192 ]; then
     fail "no huge page in the run's mapping" "not held with 8 MB written: Rss '$rss_kb' kB, AnonHugePages '$huge_kb' kB"
 else
-    is "no huge page in the run's mapping (AnonHugePages $huge_kb kB, of $rss_kb kB resident, held by its pipe; huge pages of $((hpage / 1024)) kB)" "$huge_kb" -eq 0
+    is "no huge page in the run's mapping (AnonHugePages $huge_kb kB, of $rss_kb kB resident, paused; huge pages of $((hpage / 1024)) kB)" "$huge_kb" -eq 0
 fi
 
 # Put back by the cleanup; here, by the sweep, as after kill -9.

@@ -39,8 +39,7 @@ else
 fi
 
 if command -v valgrind >/dev/null 2>&1; then
-    # shellcheck disable=SC2086 # the options, a word each
-    set -- valgrind $memcheck_opts "$swap" -v 8M
+    set -- valgrind -q --vgdb=no --error-exitcode=99 --leak-check=full "$swap" -v 8M
     if why=$(census_can); then run census_trace "$tmp/valgrind.trace" "$@"; else run "$@"; fi
     is "valgrind memcheck ./swap -v 8M: exit status 0" "$rc" -eq 0
     ok "valgrind memcheck: no errors" [ ! -s "$err" ]

@@ -30,13 +30,13 @@ sourced() { loads "$1" | while read -r _sf; do echo "$_sf"; sourced "$_sf"; done
 # shellcheck disable=SC2317 # called by shellcheck_all
 stand_ins() {
     _si=0
-    for f in scripts/* tests/*.sh tests/*.t .ci/run; do
+    for f in scripts/* tests/*.sh tests/lib/*.sh tests/*.t .ci/run; do
         _si=$((_si + 1))
         [ "${SHELLCHECK_FOLLOW:-0}" = 0 ] || { echo "$_si $f"; continue; }
         mkdir "$tmp/sc/in.$_si" || return 1
         loads "$f" | while read -r lib; do
             # (Each loaded file's own list once.)
-            from=$tmp/sc/from.${lib%/*}.${lib##*/}
+            from=$tmp/sc/from.$(echo "$lib" | tr / .)
             [ -s "$from" ] || { echo "$lib" && sourced "$lib"; } >"$from" || return 1
             # shellcheck disable=SC2046 # the files, a word each
             mkdir -p "$tmp/sc/in.$_si/${lib%/*}" &&

@@ -38,7 +38,7 @@ seconds_across() {
         [ "$(grep -c '<line class="stepend"' "$made")" -eq 4 ]
 }
 
-"$swap" -i 8M 64M >"$tmp/plain.txt"
+timeout -k 5 "$run_max" "$swap" -i 8M 64M >"$tmp/plain.txt"
 cp "$tmp/plain.txt" "$tmp/other run.txt"
 run sh "$plot" "$tmp/plain.txt" "$tmp/other run.txt"
 cp "$out" "$tmp/two.svg"
@@ -70,7 +70,7 @@ refused "lines out of order (line 3 goes back)" 3 "$tmp/backwards"
 
 # -l's lines: a panel of the cost of one access, a bar and a dot per kind
 # and step; such a line where no step ended, or mangled, is refused.
-"$swap" -l -i 16M 32M >"$tmp/timed.txt"
+timeout -k 5 "$run_max" "$swap" -l -i 16M 32M >"$tmp/timed.txt"
 run sh "$plot" "$tmp/timed.txt" "$tmp/plain.txt"
 kinds=$(grep -c '^  [a-z]* fault ' "$tmp/timed.txt")
 ok "a run with -l: exit status 0, nothing on stderr" clean

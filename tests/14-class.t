@@ -32,7 +32,7 @@ run env BOX=64M sh "$lab" class 1000 256M
 after=$(oom)
 sleep 0.05
 touch "$tmp/stop"
-wait "$watcher"
+reap "$watcher"
 is "a class of 1000: refused, exit status 1" "$rc" -eq 1
 is "a class of 1000: nothing on stdout (no run started)" "$(wc -c <"$out")" -eq 0
 said_free=$(sed -n 's/^class: a class of 1000, 256M each in a 64M box, needs about 224000 MB of swap (.*); \([0-9][0-9]*\) MB is free\.$/\1/p' "$err")
@@ -74,103 +74,47 @@ if ! { how=$(sh "$box" how) && want_swap; }; then
 fi
 diag "box: $how"
 
-# A class whose run 1 is held, so that a test sees what it waits for
-# however slow the machine (an outer strace -f): a copy of the lab whose
-# ./swap is a shell script (held_swap) that runs the real one with its
-# lines passed on; run 1 (the one in box swap-box.TAG.1, or the scope
-# swap-box-PID-START-1.scope), which makes $hold/first, stops passing
-# them on after its first progress line (writing: ...) until $hold/go is
-# there; the others run the real one straight, or, where $hold/go2.wait is
-# there, once $hold/go2 is (each looked for every hundredth of a second,
-# by one perl, which starts no process in the box while it waits).
-# Run 1, not whichever starts first: the lab waits for its runs in order,
-# so only a run after the first can end, and be reaped, behind its back.
-# $hold is the asker's (under sudo root's flows run ./swap as her), and
-# only she makes or removes anything in it (as_hold): root opens no name
-# there, where she could have put a link.
-# held_lab [NAME]: such a copy, $tmp/co.NAME, and its $hold (.../NAME);
-# NAME hold unless given.
-held_lab() {
-    asker_out || return 1
-    hold=${asker_tmp:-$tmp}/${1:-hold} co=$tmp/co.${1:-hold}
-    as_hold() { if [ -n "$asker_tmp" ]; then as_asker "$@"; else "$@"; fi; }
-    as_hold mkdir "$hold" || return 1
-    # shellcheck disable=SC2086 # box_files: the files, a word each
-    mkdir "$co" "$co/scripts" && cp $box_files "$lab" "$co/scripts/" || return 1
-    cat >"$co/swap" <<HELD && chmod 755 "$co/swap"
-#!/bin/sh
-# tests/14's stand-in for ./swap: run 1 holds.
-if grep -Eq 'swap-box[.-][0-9]+[.-][0-9]+[.-]1(\.scope)?\$' /proc/self/cgroup && mkdir "$hold/first" 2>/dev/null; then
-    { "$swap" "\$@"; echo \$? >"$hold/status"; } | {
-        while IFS= read -r l; do printf '%s\\n' "\$l"; case \$l in writing:*|write,*) break ;; esac; done
-        perl -e 'select(undef, undef, undef, 0.01) until -e \$ARGV[0]' "$hold/go"
-        cat
-    }
-    exit "\$(cat "$hold/status")"
+# The classes below are held by their runs' pause (PAUSE=1, their input
+# a FIFO of the test's), so that a test sees what it waits for however slow
+# the machine (an outer strace -f).
+# A class of 2 on a terminal (200 x 40; 32 MB each), beside the one below
+# (two classes at once: the fault counts are not what either checks); its
+# runs held at their first line until the screen shows them.  (Its stderr,
+# with the runs' prompts, in a file: the screen is the watch's, below a
+# line, or its rub-out would clear the whole screen, which tmux keeps in
+# the history.)
+started='^run   [12]: start: +RSS +[0-9]+ MB  swap +[0-9]+ MB  major faults +[0-9]+$'
+hold "$tmp/term.err"
+if term_start 200 40 "echo CLASS; env BOX=16M PAUSE=1 sh '$lab' class 2 32M <'$held_in' 2>'$tmp/term.err'; echo CLASS-DONE-\$?; sleep 60"; then
+    # Held, the class cannot end before its lines are seen.  What the
+    # screen showed when the looker gave up is kept for the failure.
+    (wait_max=1200 wait_for paused "$tmp/term.err" 2 && wait_max=1200 wait_for screen_has "$started" && : >"$tmp/seen"
+    [ -e "$tmp/seen" ] || cp "$tmp/screen" "$tmp/screen.unseen" 2>/dev/null
+    let_go
+    wait_max=1200 wait_for screen_has '^CLASS-DONE-') &
+    looker=$!
 fi
-# The others wait first for \$hold/go2 where the test asks (reaped_test).
-[ ! -e "$hold/go2.wait" ] || perl -e 'select(undef, undef, undef, 0.01) until -e \$ARGV[0]' "$hold/go2"
-exec "$swap" "\$@"
-HELD
-    held_lab=$co/scripts/lab
-}
-# release [HOLD]: the held run goes on: HOLD/go ($hold/go) made, and left
-# there, so that the held run finds it whether it looks before this or
-# after.
-release() { as_hold touch "${1:-$hold}/go"; }
-
-# The class of 2 on a pipe below is held too, in a copy of its own: its run
-# 1 at its first progress line until the class's own first progress line
-# is out, so that the class cannot end before it, however fast the machine.
-held_lab pipe || bail "cannot make the held class's copy of the lab in $tmp/co.pipe"
-pipe_lab=$held_lab pipe_hold=$hold
-# A class of 2 on a terminal (tmux, 200 x 40; 32 MB each), beside the one
-# below (two classes at once: the fault counts are not what either checks);
-# its run 1 held at its first progress line until the screen shows it.
-sock='' held_lab=''
-if ! command -v tmux >/dev/null 2>&1; then
-    :
-elif ! held_lab; then
-    bail "cannot make the held class's copy of the lab in $tmp/co.hold"
-else
-    sock=$tmp/tmux
-    # shellcheck disable=SC2317 # called through wait_for
-    screen_has() { tmux -S "$sock" capture-pane -p -S - >"$tmp/screen" 2>/dev/null && grep -qE "$1" "$tmp/screen"; }
-    writing='^run   [12]: writing: [0-9]+ MB +RSS +[0-9]+ MB  swap +[0-9]+ MB  major faults +[0-9]+$'
-    # (tmux new-session says 0 when its server cannot start: has-session
-    # asks the server.)
-    if tmux -S "$sock" -f /dev/null new-session -d -x 200 -y 40 "env BOX=16M sh '$held_lab' class 2 32M; echo CLASS-DONE-\$?; sleep 60" 2>"$tmp/tmux.err" &&
-        tmux -S "$sock" has-session 2>>"$tmp/tmux.err"; then
-        # Held, the class cannot end before its line is seen: a class that
-        # ends first was not held, and is not waited for any longer.  What
-        # the screen showed when the looker gave up is kept for the failure.
-        (wait_max=1200 wait_for screen_has "$writing|^CLASS-DONE-" && grep -qE "$writing" "$tmp/screen" && : >"$tmp/seen"
-        [ -e "$tmp/seen" ] || cp "$tmp/screen" "$tmp/screen.unseen" 2>/dev/null
-        release
-        wait_max=1200 wait_for screen_has '^CLASS-DONE-') &
-        looker=$!
-    else
-        release
-        sock=''
-        tmux_why="tmux could not start a session: $(head -n 1 "$tmp/tmux.err")"
-    fi
-fi
+# (The looker lets go: its copy is the FIFO's last writer.)
+exec 6>&-
+held_in=''
 # (Its watch every twentieth of a second, half lib.sh's CLASS_EVERY: a
 # line on a pipe every quarter second, five looks, and the class held no
-# longer than that.  small_box: the lesson's proportions.)  Its run 1 let
-# go (release) once the class's first progress line is out, or the class
-# has ended without one.
+# longer than that.  small_box: the lesson's proportions.)  Its runs let
+# go once the class's first progress line is out, or the class has ended
+# without one.
 small_box
 # (CSV=FILE: its table there too, in a folder the one who asked may write.)
+asker_out || bail "cannot make a folder for CSV=FILE as UID $run_uid"
 class_csv=${asker_tmp:-$tmp}/class.csv
-env CLASS_EVERY=0.05 BOX="${box_mb}M" CSV="$class_csv" sh "$pipe_lab" class 2 "${run_mb}M" >"$out" 2>"$err" &
+hold "$out" "$err"
+env CLASS_EVERY=0.05 BOX="${box_mb}M" CSV="$class_csv" PAUSE=1 sh "$lab" class 2 "${run_mb}M" <"$held_in" >"$out" 2>"$err" 6>&- &
 pc=$!
 # shellcheck disable=SC2317 # called through wait_for
-progress_out() { has "$out" '^class: after ' || [ "$(state_of "$pc")" = Z ]; }
+progress_out() { has "$out" '^class: after ' || not running_child "$pc"; }
 wait_for progress_out
-release "$pipe_hold"
-wait "$pc"
-rc=$?
+let_go
+reap "$pc"
+rc=${st:-none}
 show_run
 is "a class of 2: exit status 0 (both completed, pages intact)" "$rc" -eq 0
 is "a class of 2: a line per run, the run's last line" "$(grep -c '^run   [12]: after reading it back: ' "$out")" -eq 2
@@ -245,19 +189,17 @@ fi
 
 # On the terminal: a line per run, redrawn in place while they went, then
 # rubbed out: what stays is the runs' last lines and the summary.
-if [ -n "${tmux_why-}" ]; then
-    skip "a class of 2 on a terminal: its lines while it runs, then only the results" "$tmux_why"
-elif [ -z "$sock" ]; then
-    skip "a class of 2 on a terminal: its lines while it runs, then only the results" "tmux is not installed"
+if [ -z "$sock" ]; then
+    skip "a class of 2 on a terminal: its lines while it runs, then only the results" "$term_why"
 else
-    wait "$looker"
+    reap "$looker"
     seen=''
     [ -e "$tmp/seen" ] && seen=yes
-    tmux -S "$sock" kill-server 2>/dev/null
+    term_stop
     # shellcheck disable=SC2317 # called by ok
     only_results() {
         [ -n "$seen" ] && grep -q '^CLASS-DONE-0$' "$tmp/screen" &&
-            ! grep -qE '^run   [12]: (starting|writing: |reading: |after writing)' "$tmp/screen" &&
+            ! grep -qE '^run   [12]: (starting|start: |writing: |reading: |after writing)' "$tmp/screen" &&
             [ "$(grep -c '^run   [12]: after reading it back: ' "$tmp/screen")" -eq 2 ] &&
             grep -q '^class: read step fastest ' "$tmp/screen" && return 0
         cat "$tmp/screen" >&2
@@ -268,35 +210,45 @@ else
 fi
 
 # Interrupted while its runs are under way (TERM: a background job here
-# ignores INT, as POSIX says): run 1 is held at its first progress line
-# (held_lab, a copy of its own), so the class is interrupted with a run
-# going however fast the machine, and let go after the TERM (the lab waits
-# for its runs, whose box helpers finish them).
-held_lab int || bail "cannot make the interrupted class's copy of the lab in $tmp/co.int"
-env BOX=16M sh "$held_lab" class 2 32M >"$out" 2>"$err" &
+# ignores INT, as POSIX says), held at their first line (PAUSE=1), so the
+# class is interrupted with a run going however fast the machine, and let
+# go after the TERM (the lab waits for its runs, whose box helpers finish
+# them).
+hold "$out" "$err"
+env BOX=16M PAUSE=1 sh "$lab" class 2 32M <"$held_in" >"$out" 2>"$err" 6>&- &
 pid=$!
 int_held=''
-wait_for test -d "$hold/first" && int_held=1
+wait_for paused "$err" && int_held=$(paused_pid "$err")
 own_kill -TERM "$pid"
-release
-wait "$pid"
-rc=$?
+let_go
+reap "$pid"
 if [ -n "$int_held" ]; then
-    is "an interrupted class, its run 1 going: exit status 143" "$rc" -eq 143
+    is "an interrupted class, its run paused (PID $int_held): exit status 143" "${st:-none}" -eq 143
 else
-    fail "an interrupted class, its run 1 going: exit status 143" "its run 1 never started (no $hold/first)" "$(cat "$out" "$err")"
+    fail "an interrupted class, its run paused: exit status 143" "no run paused" "$(cat "$out" "$err")"
 fi
 # The runs' box helpers end their runs and remove their boxes on their own:
 # given up to 10 s on a loaded machine, a leak stays and fails.
-leftover() { runs_of "--format=csv -i 4194304 32M"; { find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$self_uid" 2>/dev/null; ls -d "$work_dir"/swap-class.* 2>/dev/null; } | keep_gone; }
+leftover() { runs_of "--pause --format=csv -i 4194304 32M"; { find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$self_uid" 2>/dev/null; ls -d "$work_dir"/swap-class.* 2>/dev/null; } | keep_gone; }
 wait_max=100 wait_for none leftover
 left=$(leftover)
 ok "an interrupted class: no run, box or temporary folder left" [ -z "$left" ]
 
+# signal_run SIG PID NAME: PID, a run found by its prompt (not our child),
+# signalled only if the shell reads it, just before, as a live process of
+# this user's (or run_uid's) named NAME, or 9 as root (the gate's).
+signal_run() {
+    _sr_name='' _sr_uid='' _sr_state=''
+    { while read -r _sr_k _sr_a _sr_b _; do
+        case $_sr_k in Name:) _sr_name=$_sr_a ;; State:) _sr_state=$_sr_a ;; Uid:) _sr_uid=$_sr_b ;; esac
+    done <"/proc/$2/status"; } 2>/dev/null
+    { [ "$_sr_name" = "$3" ] || { is_root && [ "$_sr_name" = 9 ]; }; } &&
+        { [ "$_sr_uid" = "$self_uid" ] || [ "$_sr_uid" = "$run_uid" ]; } && [ "$_sr_state" != Z ] && kill "$1" "$2" 2>/dev/null
+}
 # Interrupted mid-run after the lab reaped a box helper behind its back:
-# one run is held (held_lab) and the other ends, so while the lab waits
-# for the held run's helper, or on its way to it, the shell reaps the
-# other's, and its PID is free.
+# both runs paused at their first line, run 2 is ended (SIGKILL) and run 1
+# stays, so while the lab waits for run 1's helper (it waits for them in
+# order), the shell reaps run 2's, and its PID is free.
 # It goes to an unprivileged user's process (as root, through ns_last_pid,
 # the next PID the kernel hands out; setpriv then drops to that user),
 # which the class must not signal when it is stopped with SIGTERM, or with
@@ -308,18 +260,12 @@ reaped_test() {
     command -v setpriv >/dev/null 2>&1 || { skip "$desc" "setpriv is not installed"; return; }
     # shellcheck disable=SC2119 # a student, not a victim
     [ -n "${student-}" ] || make_student || { skip "$desc" "cannot make a user: $(cat "$tmp/useradd.err")"; return; }
-    [ -n "$held_lab" ] || held_lab || { skip "$desc" "cannot make the held class's copy of the lab"; return; }
-    # (Run 1 held again: the go of a class before is gone.)
-    as_hold rm -rf "$hold/first" "$hold/status" "$hold/go"
-    # Run 2 waits at its start until the test has seen both helpers
-    # ($hold/go2.wait, then $hold/go2): the lab cannot reap it before it is seen, however fast
-    # it runs or slow the machine.  (8 MB each: what is tested is whom the
-    # class signals, not what its runs measure.)
-    as_hold touch "$hold/go2.wait" || { fail "$desc" "cannot make $hold/go2.wait"; return; }
-    # go2_done: both names gone (for the next class).
-    go2_done() { as_hold rm -f "$hold/go2" "$hold/go2.wait"; }
-    env --default-signal=INT BOX=16M sh "$held_lab" class 2 8M >"$out" 2>"$err" &
+    # (8 MB each: what is tested is whom the class signals, not what its
+    # runs measure.)
+    hold "$out" "$err"
+    env --default-signal=INT BOX=16M PAUSE=1 sh "$lab" class 2 8M <"$held_in" >"$out" 2>"$err" 6>&- &
     bg=$!
+    bg_tag=$(sh "$box" tag "$bg")
     # Its two box helpers, and only they: the lab's own pipelines (the
     # sweep's sed | awk) are children of it too for a moment.  (env runs
     # the lab in its own process: $bg is the lab.)
@@ -328,36 +274,36 @@ reaped_test() {
     # (The helpers' PIDs from the same look that saw both.)
     # shellcheck disable=SC2317 # called through wait_for
     both() { hs=$(helpers) && [ "$(echo "$hs" | wc -l)" -ge 2 ]; }
-    if ! wait_for both; then
-        as_hold touch "$hold/go2"; own_kill -TERM "$bg"; wait "$bg"; go2_done
-        fail "$desc" "the class did not start its two runs" "$(cat "$out" "$err")"
-        return
-    fi
-    # Run 2 goes on ($hold/go2 made, and left there); run 1
-    # is held (held_lab) and cannot end; run 2 ends, and the lab's shell
-    # reaps its helper while it waits: that helper's PID is free.
-    as_hold touch "$hold/go2"
+    # run_2: of the two paused runs, the one in box 2, in $r2.
+    # shellcheck disable=SC2317 # called by the step below
+    run_2() {
+        for r2 in $(paused_pid "$err" 1) $(paused_pid "$err" 2); do
+            in_cgroup_named "$r2" "swap-box.$bg_tag.2" "swap-box-${bg_tag%%.*}-${bg_tag#*.}-2.scope" && return 0
+        done
+        return 1
+    }
     # shellcheck disable=SC2317 # called through wait_for
     reaped() { for h in $hs; do [ -e "/proc/$h" ] || { second=$h; return 0; }; done; return 1; }
     second=''
-    if ! wait_max=3000 wait_for test -d "$hold/first" || ! wait_max=3000 wait_for reaped; then
-        own_kill -TERM "$bg"; wait "$bg"; go2_done
-        fail "$desc" "one run could not be held while the other ended" "$(cat "$out" "$err")"
+    if ! { step="both runs paused, their helpers seen" && wait_for paused "$err" 2 && wait_for both &&
+        step="run 2 found, ended, its helper reaped" && run_2 && signal_run -KILL "$r2" swap && wait_for reaped; }; then
+        let_go
+        end_child "$bg"
+        fail "$desc" "not seen in time: $step" "$(cat "$out" "$err")"
         return
     fi
-    go2_done
     plant_at "$second"
     if [ -z "$sentinel" ]; then
-        own_kill -TERM "$bg"; wait "$bg"
+        let_go
+        end_child "$bg"
         skip "$desc" "PID $second was taken by another process each time"
         return
     fi
     own_kill "-$1" "$bg"
-    wait "$bg"
-    st=$?
-    ok "$desc (exit $st; run 2's PID $second, now $student's sleep, lives on)" running_child "$sentinel"
-    own_kill -KILL "$sentinel"
-    wait "$sentinel" 2>/dev/null
+    reap "$bg"
+    ok "$desc (exit ${st:-none}; run 2's helper's PID $second, now $student's sleep, lives on)" running_child "$sentinel"
+    let_go
+    end_child "$sentinel"
     wait_for none leftover
 }
 reaped_test TERM

@@ -54,14 +54,8 @@ else
     CVA_BOX=64M CVA_FILE_MB=40 CVA_SIZE=48M
 fi
 export CVA_BOX CVA_FILE_MB CVA_SIZE
-# (cva_run: the words the script's ./swap runs with, its records on stdout.)
-file_mb=$CVA_FILE_MB cva_run="--format=csv $CVA_SIZE"
-# The runs interrupted below, and the one whose re-reader is reaped, run a
-# copy of the script in $c whose ./swap is a stand-in (stopping_swap,
-# tests/lib.sh) that stops itself in its box before it becomes the real
-# one: each is held in its row, at any speed, and let go (let_go).
-c=$tmp/c
-held_copy "$c" "$cva"
+# (cva_run: how the script's ./swap runs, paused or not, its records on stdout.)
+file_mb=$CVA_FILE_MB cva_run="--format=csv (--pause )?$CVA_SIZE"
 swappiness=$(cat /proc/sys/vm/swappiness)
 # (CSV=FILE: the table there too, in a folder the one who asked may write.)
 asker_out || fail "a folder for CSV=FILE, as UID $run_uid" "cannot make one in her lab folder"
@@ -133,26 +127,27 @@ fi
 left=$({ ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$self_uid" 2>/dev/null; } | keep_gone)
 ok "no file, temporary folder or box left" [ -z "$left" ]
 
-# Interrupted in the middle (while its first row's run is held in its
-# box): exit 143, still nothing left, swappiness back.  The script's trap
-# runs once that row has ended (the shell waits for its foreground
-# command), so the run is let go after the SIGTERM.
-sh "$c/scripts/cache-vs-anon" 0 60 100 200 >/dev/null 2>&1 &
+# Interrupted in the middle, while its first row's run is paused in its
+# box (PAUSE=1, its input held here): exit 143, still nothing left,
+# swappiness back.  The script's trap runs once that row has ended (the
+# shell waits for its foreground command), so the run is let go after the
+# SIGTERM.
+hold "$tmp/int.err"
+PAUSE=1 sh "$cva" 0 60 100 200 <"$held_in" >/dev/null 2>"$tmp/int.err" 6>&- &
 pid=$!
-wait_for held_standin "$c"
-int_held=$held
+int_held=''
+wait_for paused "$tmp/int.err" && int_held=$(paused_pid "$tmp/int.err")
 own_kill -TERM "$pid"
-let_go_or_end "$c"
-wait "$pid"
-st=$?
+let_go
+reap "$pid"
 # The row's box helper (scripts/box run) finishes on its own and removes its
 # box: given up to 10 s on a loaded machine, a leak stays and fails.
 leftover() { { ls -d "$work_dir"/swap-cva.* "$state_dir"/swap-cva.* 2>/dev/null; find /sys/fs/cgroup -type d -name 'swap-box.*' -user "$self_uid" 2>/dev/null; } | keep_gone; runs_of "$cva_run"; }
 wait_max=100 wait_for none leftover
 left=$(leftover)
 # shellcheck disable=SC2317 # called by ok
-held_then_clean() { [ -n "$int_held" ] && [ "$st" -eq 143 ] && [ -z "$left" ]; }
-ok "interrupted (SIGTERM) while a row's run is held in its box: exit 143 (got $st${int_held:+, held PID $int_held}), nothing left${left:+: $left}" \
+held_then_clean() { [ -n "$int_held" ] && [ "$st" = 143 ] && [ -z "$left" ]; }
+ok "interrupted (SIGTERM) while a row's run is paused in its box: exit 143 (got ${st:-none}${int_held:+, paused PID $int_held}), nothing left${left:+: $left}" \
     held_then_clean
 is "interrupted: vm.swappiness back ($swappiness)" "$(cat /proc/sys/vm/swappiness)" -eq "$swappiness"
 
@@ -161,16 +156,18 @@ if [ -n "$lru_why" ]; then
     skip "interrupted under the other LRU: seen switched" "$lru_why"
     skip "interrupted under the other LRU: lru_gen/enabled back" "$lru_why"
 else
-    # Interrupted in the first row under the other LRU: each row's run is
-    # held in turn, and lru_gen/enabled read while it is (the script
-    # switches only between rows).  One swappiness, two re-reads: the rows
-    # before it are only the way there.
-    env CVA_REREAD_MAX=2 sh "$c/scripts/cache-vs-anon" 0 >"$out" 2>&1 &
+    # Interrupted in the first row under the other LRU: each row's run
+    # paused at its start in turn, and lru_gen/enabled read while it is.
+    # One swappiness, two re-reads: the rows before it are only the way
+    # there.
+    hold "$out"
+    env PAUSE=1 CVA_REREAD_MAX=2 sh "$cva" 0 <"$held_in" >"$out" 2>&1 6>&- &
     pid=$!
-    held_under_other_lru "$c" "$lru_before"
+    switched=$lru_before
+    under_other_lru "$out" "$lru_before"
     own_kill -TERM "$pid"
-    let_go_or_end "$c"
-    wait "$pid"
+    let_go
+    reap "$pid"
     ok "interrupted under the other LRU: seen switched ($switched)" [ "$switched" != "$lru_before" ]
     ok "interrupted under the other LRU: lru_gen/enabled back to $lru_before" [ "$(cat "$lg")" = "$lru_before" ]
 fi
@@ -178,11 +175,10 @@ fi
 # The re-reader ends before its row does and is reaped by the shell in the
 # box; its PID, free then, goes to an unprivileged user's process (as root,
 # through ns_last_pid; setpriv drops to the user), which must not be
-# signalled when the row ends.  To get there at any speed, the script runs
-# from a copy of the checkout whose ./swap stops itself before it becomes
-# the real one: the warm row's is let go; the re-read row's is held while
-# the re-reader is ended (its stop file) and, once it is gone from /proc,
-# the process is planted; then it goes on.
+# signalled when the row ends.  To get there at any speed, the rows' runs
+# pause (PAUSE=1): the warm row's is let go; the re-read row's waits at its
+# start while the re-reader is ended (its stop file) and, once it is gone
+# from /proc, the process is planted; then it goes on.
 reaped_reader() {
     desc="the re-reader's PID, reaped and then another user's, is not signalled"
     [ -w /proc/sys/kernel/ns_last_pid ] || { skip "$desc" "no writable /proc/sys/kernel/ns_last_pid"; return; }
@@ -190,72 +186,48 @@ reaped_reader() {
     # shellcheck disable=SC2119 # a student, not a victim
     make_student || { skip "$desc" "cannot make a user: $(cat "$tmp/useradd.err")"; return; }
     # (So many re-reads that only the stop file ends the re-reader.)
-    env CVA_REREAD_MAX=1000000 sh "$c/scripts/cache-vs-anon" -c 60 >"$out" 2>"$err" &
+    hold "$out" "$err"
+    env PAUSE=1 CVA_REREAD_MAX=1000000 sh "$cva" -c 60 <"$held_in" >"$out" 2>"$err" 6>&- &
     pid=$!
-    # held: the copy's ./swap, stopped by itself, in $h; readers: how many
-    # re-readers run.
-    # shellcheck disable=SC2317 # called through wait_for
-    held() {
-        h=$(pgrep -u "$run_uid" -f "^/bin/sh ($c/swap|$gated_re) $cva_run\$") && [ "$(echo "$h" | wc -l)" -eq 1 ] &&
-            case $(state_of "$h") in T|t) ;; *) false ;; esac
-    }
     # readers: the re-readers running (root's, by their command line), a
     # PID a line; not a cat one of them has forked (heads).
     # shellcheck disable=SC2046 # the PIDs, a word each
     readers() { heads $(pgrep -u 0 -f '^sh -c i=0; while '); }
-    # seen_there: what the steps look at, for a failure: the stand-ins
-    # and runs of ours (PID, state, command line, box), the re-readers.
-    # shellcheck disable=SC2317 # called on failure
-    seen_there() {
-        for p in $(pgrep -u "$run_uid" -f "^(/bin/sh )?($c/swap|$gated_re|$swap)( |\$)"); do
-            printf '%s %s [%s] %s; ' "$p" "$(state_of "$p")" "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" "$(grep -o 'swap-box[^/]*' "/proc/$p/cgroup" 2>/dev/null | head -n 1)"
-        done
-        echo "re-readers: $(readers | tr '\n' ' ')"
-    }
-    # The re-read row's ./swap held, and its re-reader started: the row
-    # starts the re-reader just before ./swap, and on a loaded machine the
-    # held ./swap may be seen before the re-reader's sh has become itself.
+    # (The row starts its re-reader just before its run: on a loaded
+    # machine the run may pause before the re-reader's sh has become itself.)
     # shellcheck disable=SC2317 # called through wait_for
-    held_reading() { held && [ "$(readers | wc -l)" -eq 1 ]; }
+    one_reader() { [ "$(readers | wc -l)" -eq 1 ]; }
     # shellcheck disable=SC2317 # called through wait_for
     gone() { [ ! -e "/proc/$r" ]; }
-    # Stopped half-way (a failure of the shell's own, Ctrl-C), the test
-    # ends what it holds: a held ./swap would wait for ever in its box, and
-    # the next test's sweep takes its stopped script for a live owner.
+    # (Stopped half-way, the test ends the script, its run let go.)
     # shellcheck disable=SC2317 # called through at_exit
-    end_held_row() {
-        [ -z "${h-}" ] || signal_run -KILL "$h" swap
-        own_kill -TERM "$pid"
-    }
-    at_exit=end_held_row
+    end_script() { own_kill -TERM "$pid"; }
+    at_exit=end_script
     step=''
-    if ! { step="the warm row's ./swap, held" && wait_for held && [ -z "$(readers)" ] && let_go "$h" &&
-        step="the re-read row's ./swap, held, with its re-reader" && wait_for held_reading &&
+    if ! { step="the warm row's run, paused" && wait_for paused "$err" && [ -z "$(readers)" ] &&
+        step="the re-read row's run, paused, with its re-reader" && next_run "$err" && wait_for one_reader &&
         step="its re-reader, ended and reaped" && r=$(readers) &&
         w=$(find "$work_dir" -maxdepth 1 -type d -name "swap-cva.$pid.*") && [ -n "$w" ] &&
         : >"$w/stop" && wait_for gone; }; then
-        there=$(seen_there)
-        # (A run held, and not let go, is ended: the script waits for it.)
         own_kill -TERM "$pid"
-        end_standins "$c"
-        wait "$pid"
+        let_go
+        reap "$pid"
         at_exit=''
-        fail "$desc" "not seen in 60 s: $step" "what was there: $there" "$(cat "$out" "$err")"
+        fail "$desc" "not seen in time: $step" "re-readers: $(readers | tr '\n' ' ')" "$(cat "$out" "$err")"
         return
     fi
     plant_at "$r"
-    let_go "$h"
-    wait "$pid"
-    st=$?
+    let_go
+    reap "$pid"
     at_exit=''
     if [ -z "$sentinel" ]; then
         skip "$desc" "PID $r was taken by another process each time"
-    elif running_child "$sentinel" && [ "$st" -eq 0 ]; then
+    elif running_child "$sentinel" && [ "$st" = 0 ]; then
         pass "$desc (PID $r, now $student's sleep, lives on; the script exited 0)"
     else
-        fail "$desc" "exit $st; PID $r, the re-reader's once and then $student's sleep: $(running_child "$sentinel" && echo alive || echo signalled)" "$(cat "$out" "$err")"
+        fail "$desc" "exit ${st:-none}; PID $r, the re-reader's once and then $student's sleep: $(running_child "$sentinel" && echo alive || echo signalled)" "$(cat "$out" "$err")"
     fi
-    [ -z "$sentinel" ] || { own_kill -KILL "$sentinel"; wait "$sentinel" 2>/dev/null; }
+    [ -z "$sentinel" ] || end_child "$sentinel"
 }
 reaped_reader
 done_testing

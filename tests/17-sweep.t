@@ -6,20 +6,14 @@
 # vm.swappiness or (MGLRU) a switched LRU.  Then scripts/box sweep -n lists
 # what is left, and the next run (or the sweep) undoes it all and says so in
 # one line.  A sweep leaves alone what a live run owns, and what is not
-# named as ours.  The boxed runs map 256 MB in 16 MB boxes and are held
-# still (SIGSTOP) before they write a page: each runs a stand-in ./swap
-# that stops itself in its box (a flow's from a copy of the scripts), so
-# that no check races a run's end on a loaded, traced (the census) or
-# emulated machine.  The live one (32 MB, 64 MB with pages larger than
-# 4 KiB) is held by its own output once it has pages in swap.  (Letting a
-# run go until it had pages in swap and stopping it again was such a race:
-# under the census a 32 MB run ended between two looks.)  Last, the same kills with the
-# guard on, as a teacher's runs have it: make demo, make class and the 1997
-# script, killed while their runs are held in their boxes, leave nothing
-# 30 s later, with no one sweeping.  A run need not outlast the
-# test's checks, and a held run costs no more than a small one.
-# To a sweep a stopped run is as live as a running one, and SIGKILL ends it
-# all the same.
+# named as ours.  The boxed runs map 256 MB in 16 MB boxes and are held by
+# their pause (swap --pause, a flow's PAUSE=1) at their first line, before
+# they write a page, so that no check races a run's end on a loaded, traced
+# (the census) or emulated machine; the live one (32 MB, 64 MB with pages
+# larger than 4 KiB) at its line for 24 MB, with pages in swap.  Last, the
+# same kills with the guard on, as a teacher's runs have it: make demo,
+# make class and the 1997 script, killed while their runs are held in
+# their boxes, leave nothing 30 s later, with no one sweeping.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 begin "$@"
@@ -34,12 +28,6 @@ BOX_GUARD=0
 export BOX_GUARD
 
 cva=$top/scripts/cache-vs-anon
-# The flows killed below (make demo, make class, the 1997 script) run from
-# a copy of the scripts in $h, whose ./swap (stopping_swap, tests/lib.sh)
-# stops itself in its box before it becomes the real one, and so do the
-# boxed runs started here: each is held from its start, at any speed.
-h=$tmp/h
-held_copy "$h" "$lab" "$cva"
 # Our program in a box, this checkout's (the demo runs ./swap) and this
 # user's, running (a killed one may stay a zombie until PID 1 reaps it;
 # another user's may run beside, and another test's plain runs).
@@ -49,41 +37,25 @@ procs() { is_swap "$(pgrep -u "$run_uid" -f "^($swap|$top/\./swap|\./swap|$gated
     case $(state_of "$p") in Z|'') ;; *) echo "$p" ;; esac; done; }
 # shellcheck disable=SC2317 # called through wait_for
 no_boxed_run() { ! boxed_run_of ''; }
-# unhold: our held ./swap going on.
-unhold() { for p in $(procs); do signal_run -CONT "$p" swap; done; }
-# boxed_held OUT SIZE: ./swap SIZE of ours started in a 16 MB box, and held
-# before it has written a page, with no race at any speed: it runs $h's
-# stand-in, which stops itself in the box; once it is found, it becomes
-# ./swap (become_swap).  $! is the box helper.  If it cannot be held, the
-# run is ended (it may be stopped, and a later wait would wait for ever)
-# and 1 returned.
-boxed_held() {
-    sh "$box" run 16M "$h/swap" "$2" >"$1" 2>&1 9<&- &
-    wait_for held_standin "$h" && become_swap "$held" && return 0
-    diag "the run could not be held: ${held:-never seen stopped}"
-    end_standins "$h"
-    return 1
+# in_box FILE: the run that paused last (its prompts in FILE), $paused_at,
+# is in a box; boxed_pause FILE: the flow's runs let go until one is.
+# shellcheck disable=SC2317 # called through boxed_pause
+in_box() {
+    paused_at=$(paused_pid "$1" "$(grep -c '^swap: PID [0-9]* paused: ' "$1")")
+    in_cgroup_named "$paused_at" swap-box
 }
-# become_swap PID: PID, stopped just before it becomes ./swap, let go, and
-# stopped again the moment its name says it is ./swap (read by the shell
-# itself, with no pause); then every ./swap of ours is held.
-become_swap() { let_go "$1" && signal_run -STOP "$1" swap && wait_for stopped; }
-# end_held: a test stopped half-way (Ctrl-C, a prove timeout) ends the runs
-# it holds: stopped, they would wait for ever, and their box helpers with
-# them, which a sweep takes for live owners.  Only what is found now as
-# ours: never a PID remembered from before.
-# shellcheck disable=SC2317 # called through at_exit
-end_held() {
-    end_standins "$h"
-    for p in $(procs); do signal_run -KILL "$p" swap; done
+boxed_pause() {
+    wait_for paused "$1" || return 1
+    in_box "$1" || { next_run "$1" && in_box "$1"; }
 }
-at_exit=end_held
-# stopped: every ./swap of ours is held (state T; t under strace, as in
-# the census), none ended.
+# held_run: every ./swap of ours in a box is still there, asleep (S; t
+# under strace) in its pause.
 # shellcheck disable=SC2317 # called by the predicates below
-stopped() {
-    [ -n "$(procs)" ] || return 1
-    for p in $(procs); do case $(state_of "$p") in T|t) ;; *) return 1 ;; esac; done
+held_run() {
+    [ -n "$(procs)" ] || { echo "no run of ours in a box" >&2; return 1; }
+    for p in $(procs); do
+        case $(state_of "$p") in S|t) ;; *) echo "procs: $(procs); $p is $(state_of "$p")" >&2; return 1 ;; esac
+    done
 }
 # said DESC WHAT: the one line on stderr ($err) says it cleaned up, naming WHAT.
 said() { ok "$1: $(grep 'cleaned up' "$err" | cut -c1-200)" cleaned_naming "$2"; }
@@ -93,10 +65,10 @@ cleaned_naming() { [ "$(grep -c 'cleaned up after runs that were killed' "$err")
 # killed demo's run is held, its swapfile on, its box there.  lists_demo:
 # sweep -n named the demo's swapfile and PID.  swapfile_kept: the run
 # held, the demo's swapfile still on.  swapfile_gone SF: the next test's
-# setup turned SF off and deleted it.  held_run: the run is still held.
+# setup turned SF off and deleted it.
 # shellcheck disable=SC2317 # called by ok
 left_by_demo() {
-    stopped && grep -q "^$left_swapfile " /proc/swaps && [ -n "$(boxes)" ] && return 0
+    held_run && grep -q "^$left_swapfile " /proc/swaps && [ -n "$(boxes)" ] && return 0
     echo "procs: $(procs)" "$(cat /proc/swaps)" >&2
     return 1
 }
@@ -104,14 +76,12 @@ left_by_demo() {
 lists_demo() { [ "$rc" -eq 0 ] && grep -q "swapfile $left_swapfile" "$out" && grep -q "PID $demo," "$out"; }
 # shellcheck disable=SC2317 # called by ok
 swapfile_kept() {
-    stopped && grep -q "^$left_swapfile " /proc/swaps && return 0
+    held_run && grep -q "^$left_swapfile " /proc/swaps && return 0
     echo "procs: $(procs)" "$(cat /proc/swaps)" >&2
     return 1
 }
 # shellcheck disable=SC2317 # called by ok
 swapfile_gone() { grep -q "swapfile $1 turned off and deleted" "$err" && ! grep -q "^$1 " /proc/swaps && [ ! -e "$1" ]; }
-# shellcheck disable=SC2317 # called by ok
-held_run() { stopped || { echo "procs: $(procs)" >&2; return 1; }; }
 
 # 1. make demo, killed while its boxed run is held in its box, with
 # its own temporary swapfile on.  Needs no swap on before, so that it makes
@@ -122,13 +92,14 @@ if [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ]; then
         skip "$t" "swap is on already here, so make demo would make no temporary swapfile"
     done
 else
-    (cd "$h" && exec env TEMP_SWAP=1 BOX=16M sh scripts/lab demo ./swap) >"$tmp/demo.out" 2>&1 9<&- &
+    hold "$tmp/demo.out"
+    (cd "$top" && exec env TEMP_SWAP=1 BOX=16M sh scripts/lab demo ./swap --pause) <"$held_in" >"$tmp/demo.out" 2>&1 6>&- 9<&- &
     demo=$!
     demo_tag=$(sh "$box" tag "$demo")
-    wait_for held_standin "$h" && in_cgroup_named "$held" "swap-box.$demo_tag" "swap-box-${demo_tag%%.*}-${demo_tag#*.}" &&
-        become_swap "$held"
-    own_kill -KILL "$demo"
-    wait "$demo" 2>/dev/null
+    # (Its plain run first, let go; then its boxed run, paused in the demo's box.)
+    boxed_pause "$tmp/demo.out" &&
+        in_cgroup_named "$paused_at" "swap-box.$demo_tag" "swap-box-${demo_tag%%.*}-${demo_tag#*.}"
+    end_child "$demo"
     left_swapfile=$work_dir/swap-demo.$demo_tag.swapfile
     ok "demo killed (SIGKILL) while its run is held in its box: its run lives on, its box and swapfile are left" left_by_demo
     run sh "$box" sweep -n
@@ -136,8 +107,8 @@ else
     ok "sweep -n changes nothing" swapfile_kept
 
     # The next demo: it sweeps first, then makes its own temporary swapfile.
-    (cd "$top" && env TEMP_SWAP=1 BOX=64M sh scripts/lab demo ./swap 16M) >"$out" 2>"$err"
-    rc=$?
+    # shellcheck disable=SC2016 # expanded by that sh
+    run sh -c 'cd "$1" && exec env TEMP_SWAP=1 BOX=64M sh scripts/lab demo ./swap 16M' sh "$top"
     said "the next make demo says what it cleaned" "swapfile $left_swapfile turned off and deleted"
     is "the next make demo works (exit 0)" "$rc" -eq 0
     left=$(procs; boxes; ls "$left_swapfile" 2>/dev/null; grep "swap-demo" /proc/swaps)
@@ -167,11 +138,12 @@ fi
 if ! want_swap; then
     for t in "box run killed" "sweep: says" "sweep: nothing left"; do box_skip "$t" "$swap_why"; done
 else
-    boxed_held /dev/null 256M
+    hold "$tmp/runner.err"
+    sh "$box" run 16M "$swap" --pause 256M <"$held_in" >/dev/null 2>"$tmp/runner.err" 6>&- 9<&- &
     runner=$!
     runner_tag=$(sh "$box" tag "$runner")
-    own_kill -KILL "$runner"
-    wait "$runner" 2>/dev/null
+    wait_for paused "$tmp/runner.err" || diag "the run never paused: $(cat "$tmp/runner.err")"
+    end_child "$runner"
     ok "box run killed (SIGKILL): ./swap lives on in its box" held_run
     run sh "$box" sweep
     said "scripts/box sweep says what it cleaned" "PID $runner is gone"
@@ -185,7 +157,7 @@ fi
 # 4. The 1997 script, killed while a row's run is held in its box: its
 # box, file and work folder are left, and on cgroup v2 the vm.swappiness
 # it set, with MGLRU the LRU it switched.  The next run of it cleans them
-# first.  (It runs from $h: its ./swap the stand-in.)
+# first.
 swappiness=$(cat /proc/sys/vm/swappiness) lg=/sys/kernel/mm/lru_gen/enabled
 lru=$(cat "$lg" 2>/dev/null)
 if ! want_swap; then
@@ -200,15 +172,15 @@ else
     # Its rows run in boxes of their own helpers (scripts/box run), which
     # live on and finish the row once its run is let go; what is the
     # killed run's own stays.
-    sh "$h/scripts/cache-vs-anon" 200 >/dev/null 2>&1 &
+    hold "$tmp/cva.err"
+    PAUSE=1 sh "$cva" 200 <"$held_in" >/dev/null 2>"$tmp/cva.err" 6>&- 9<&- &
     c=$!
     c_tag=$(sh "$box" tag "$c")
-    wait_for held_standin "$h"
-    c_held=$held
+    c_held=''
+    wait_for paused "$tmp/cva.err" && c_held=$(paused_pid "$tmp/cva.err")
     changed=$(cat /proc/sys/vm/swappiness)
-    own_kill -KILL "$c"
-    wait "$c" 2>/dev/null
-    let_go_or_end "$h"
+    end_child "$c"
+    let_go
     wait_for no_boxed_run
     left=$(ls -d "$work_dir"/swap-cva."$c_tag".* "$state_dir"/swap-cva."$c_tag".* 2>/dev/null)
     # shellcheck disable=SC2317 # called by ok
@@ -229,18 +201,19 @@ else
     else
         # Killed while the other LRU is on: once the last row under the LRU
         # in use is out, the script switches, and the next row runs under
-        # it.  Each row's run is held in turn and lru_gen/enabled read while
-        # it is (the script switches only between rows); the first held
-        # under the other LRU is where it is killed.  (Up to 600 s a row:
-        # on an emulated machine a re-read row under MGLRU took 377 s.)
-        env CVA_REREAD_MAX=2 sh "$h/scripts/cache-vs-anon" 0 >"$tmp/cva.out" 2>&1 &
+        # it.  Each row's run is paused at its start in turn and
+        # lru_gen/enabled read while it is; the first under the other LRU
+        # is where it is killed.  (Up to 600 s a row: on an emulated
+        # machine a re-read row under MGLRU took 377 s.)
+        hold "$tmp/cva.out"
+        env PAUSE=1 CVA_REREAD_MAX=2 sh "$cva" 0 <"$held_in" >"$tmp/cva.out" 2>&1 6>&- 9<&- &
         c=$!
+        switched=$lru
         wait_max=6000
-        held_under_other_lru "$h" "$lru"
-        wait_max=600
-        own_kill -KILL "$c"
-        wait "$c" 2>/dev/null
-        let_go_or_end "$h"
+        under_other_lru "$tmp/cva.out" "$lru"
+        wait_max=$wait_default
+        end_child "$c"
+        let_go
         wait_for no_boxed_run
         # A row's own scripts/box run, started just before the kill, may
         # live on and sweep first; its lines go where the script's went.
@@ -255,55 +228,33 @@ else
 fi
 
 # 5. A sweep leaves a live run alone, one with pages in swap: it finishes
-# intact.  The run is held by its own output, as tests/08 holds its run:
-# swap -i PAGE prints a line (80 bytes or more) for each page written and
-# read, into a FIFO whose pipe holds one page (F_SETPIPE_SZ, through perl),
-# read (head) up to the line for 24 MB, more than its 16 MB box holds, and
-# then not.  The run gets at most a page of lines and head's buffer
-# further (at 64 KiB pages some 900 lines, of more than 1,600 still to
-# print), so it waits in write(2) with 8 MB or more in swap, and is held
-# still (SIGSTOP) there while the sweep runs.  Its output is the only
-# writer left: a run that ends early ends the reads, not the test.
-# (32 MB where pages are 4 KiB, 64 MB with larger ones.)
+# intact.  The run is held by its pause at its line for 24 MB, more than
+# its 16 MB box holds.  (32 MB where pages are 4 KiB, 64 MB with larger
+# ones.)
 # shellcheck disable=SC2317 # called by ok
 held_in_swap() {
     held_run && [ "$(awk '$1 == "VmSwap:" { print $2 }' "/proc/$(procs)/status" 2>/dev/null)" -gt 0 ] 2>/dev/null && return 0
     echo "procs: $(procs); $(grep -h '^Vm\(RSS\|Swap\)' "/proc/$(procs)/status" 2>/dev/null | tr -s ' \n' ' ')" >&2
     return 1
 }
-page=$(getconf PAGESIZE) live_mb=32
-[ "$page" -le 4096 ] || live_mb=64
-live_why=''
+live_mb=32
+[ "$(getconf PAGESIZE)" -le 4096 ] || live_mb=64
 if ! want_swap; then
-    live_why=$swap_why
+    for t in "a live run held in swap" "a live run is left alone" "the live run still runs" "the live run finishes intact"; do box_skip "$t" "$swap_why"; done
 else
-    mkfifo "$tmp/live.lines"
-    exec 7<>"$tmp/live.lines"
-    # (1031: F_SETPIPE_SZ, fcntl(2); the size a number, which perl passes
-    # as such: a string it would pass as a pointer, and EINVAL.)
-    one_page=$(perl -e 'fcntl(STDIN, 1031, 0 + $ARGV[0]) or print "F_SETPIPE_SZ: $!"' "$page" <&7)
-    [ -z "$one_page" ] || { exec 7<&-; live_why="cannot make a FIFO of one page ($one_page)"; }
-fi
-if [ -n "$live_why" ]; then
-    for t in "a live run held in swap" "a live run is left alone" "the live run still runs" "the live run finishes intact"; do box_skip "$t" "$live_why"; done
-else
-    # shellcheck disable=SC2094 # a FIFO: its read end and its write end
-    exec 8<"$tmp/live.lines" 6>"$tmp/live.lines" 7<&-
-    sh "$box" run 16M "$swap" -i "$page" "${live_mb}M" >&6 2>"$tmp/live.err" 6>&- 8<&- 9<&- &
+    hold "$tmp/live.out" "$tmp/live.err"
+    sh "$box" run 16M "$swap" --pause -i 8M "${live_mb}M" <"$held_in" >"$tmp/live.out" 2>"$tmp/live.err" 6>&- 9<&- &
     live=$!
-    exec 6>&-
-    head -n $((1 + 24 * 1048576 / page)) <&8 >"$tmp/live.head"
-    p=$(procs)
-    case $p in ''|*[!0-9]*) ;; *) signal_run -STOP "$p" swap && wait_for stopped ;; esac
-    ok "a live run held with 24 MB written in its 16 MB box: $(tail -n 1 "$tmp/live.head" | tr -s ' ')" held_in_swap
+    # (Its start, then 8, 16 and 24 MB written: the fourth pause.)
+    go 3
+    wait_for paused "$tmp/live.err" 4
+    ok "a live run held with 24 MB written in its 16 MB box: $(tail -n 1 "$tmp/live.out" | tr -s ' ')" held_in_swap
     run sh "$box" sweep
     ok "a sweep during a live run: nothing to clean ($(cat "$err"))" failed_saying 0 'nothing left behind'
     ok "the live run still there after the sweep, as it was, pages in swap" held_in_swap
-    unhold
-    cat <&8 >"$tmp/live.rest"
-    exec 8<&-
-    wait "$live"
-    is "the live run finishes intact (exit 0, every page read back: $(tail -n 1 "$tmp/live.rest" | tr -s ' '))" "$?" -eq 0
+    let_go
+    reap "$live"
+    is "the live run finishes intact (exit ${st:-none}, every page read back: $(tail -n 1 "$tmp/live.out" | tr -s ' '))" "$st" -eq 0
 fi
 
 # 6. What is not named as ours is not touched: a file called swap-*, and a
@@ -328,26 +279,26 @@ rmdir "$work_dir/swap-tmp.$$".* 2>/dev/null
 # flow killed with -9 while its run is held in its box leaves nothing 30 s
 # later, with no one sweeping: no run, no box, no file, record or swapfile
 # named with its tag, vm.swappiness as it was.
-# guarded DESC CMD...: CMD, a flow run from $h, started; once its run is
-# held in its box (the stand-in stopped there, from its start: a row of
-# the 1997 script is over in a tenth of a second), the flow killed.
+# guarded DESC CMD...: CMD, a flow whose runs pause (swap --pause,
+# PAUSE=1), started; once its run is paused in its box (a row of the 1997
+# script is over in a tenth of a second), the flow killed.
 guarded() {
     desc=$1
     shift
-    "$@" >"$tmp/guarded.out" 2>&1 9<&- &
+    hold "$tmp/guarded.out"
+    "$@" <"$held_in" >"$tmp/guarded.out" 2>&1 6>&- 9<&- &
     g=$!
     g_tag=$(sh "$box" tag "$g")
-    if ! wait_for held_standin "$h"; then
-        own_kill -KILL "$g"; wait "$g" 2>/dev/null
-        fail "$desc killed (SIGKILL), with its guard: nothing left within 30 s" "its run was never held in its box" "$(cat "$tmp/guarded.out")"
+    if ! boxed_pause "$tmp/guarded.out"; then
+        let_go
+        end_child "$g"
+        fail "$desc killed (SIGKILL), with its guard: nothing left within 30 s" "its run never paused in its box" "$(cat "$tmp/guarded.out")"
         return
     fi
-    own_kill -KILL "$g"
-    wait "$g" 2>/dev/null
+    end_child "$g"
     # shellcheck disable=SC2317 # called through wait_for
     g_left() {
         procs
-        standins "$h"
         boxes | grep -F -e "$g_tag" -e "$(echo "$g_tag" | tr . -)"
         ls -d "$work_dir"/swap-*."$g_tag".* "$state_dir"/swap-*."$g_tag".* 2>/dev/null
         grep -F "$g_tag" /proc/swaps
@@ -356,16 +307,17 @@ guarded() {
     t0=$(date +%s)
     wait_max=300
     wait_for none g_left
-    wait_max=600
+    wait_max=$wait_default
     left=$(g_left)
+    let_go
     ok "$desc killed (SIGKILL), with its guard: nothing left within 30 s, no sweep (after $(($(date +%s) - t0)) s)" [ -z "$left" ]
 }
 if ! want_swap; then
     for t in "demo, guarded" "class, guarded" "cva, guarded"; do box_skip "$t" "$swap_why"; done
 else
     # shellcheck disable=SC2016 # expanded by that sh
-    guarded "make demo TEMP_SWAP=1" sh -c 'cd "$1" && exec env BOX_GUARD=1 TEMP_SWAP=1 BOX=16M sh scripts/lab demo ./swap' sh "$h"
-    guarded "make class N=2" env BOX_GUARD=1 BOX=16M sh "$h/scripts/lab" class 2 256M
-    guarded "scripts/cache-vs-anon" env BOX_GUARD=1 sh "$h/scripts/cache-vs-anon" 200
+    guarded "make demo TEMP_SWAP=1" sh -c 'cd "$1" && exec env BOX_GUARD=1 TEMP_SWAP=1 BOX=16M sh scripts/lab demo ./swap --pause' sh "$top"
+    guarded "make class N=2" env BOX_GUARD=1 BOX=16M PAUSE=1 sh "$lab" class 2 256M
+    guarded "scripts/cache-vs-anon" env BOX_GUARD=1 PAUSE=1 sh "$cva" 200
 fi
 done_testing

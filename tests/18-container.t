@@ -168,7 +168,7 @@ is "the final image holds only the static binary: $size bytes, under 2 MB" "${si
 # finished NAME: waits for it, then its output is the test's ($out, $err, $rc).
 started() { n_=$1; shift; ("$@" >"$tmp/$n_.out" 2>"$tmp/$n_.err"; echo $? >"$tmp/$n_.rc") & eval "pid_$n_=\$!"; }
 finished() {
-    eval "wait \"\$pid_$1\""
+    eval "wait_max=1200 reap \"\$pid_$1\""
     cp "$tmp/$1.out" "$out" && cp "$tmp/$1.err" "$err" && rc=$(cat "$tmp/$1.rc")
 }
 # The two boxed ones are made before the turn (the engine's own setup

@@ -229,8 +229,7 @@ else
     # file is gone by the time it is looked at is being turned off and
     # removed: nobody's to name.)  Looked at every 50 ms while the demo
     # runs, and once where it is sure to have its swapfile on: while its
-    # boxed run is held in its box, from its start (its ./swap a stand-in
-    # that stops itself there: stopping_swap).
+    # boxed run waits at its first line (swap --pause, its input held here).
     swap_owners() {
         awk 'NR > 1 { print $1 }' /proc/swaps | while read -r f; do
             u=$(stat -L -c %u "$f" 2>/dev/null) && printf '%s %s\n' "$u" "$f"
@@ -238,26 +237,21 @@ else
     }
     (while :; do swap_owners; sleep 0.05; done) >"$tmp/swaps.seen" 2>/dev/null &
     watcher=$!
-    mkdir "$tmp/held" && stopping_swap "$tmp/held"
-    (cd "$tmp/cwd" && TMPDIR=$open exec timeout 300 env TEMP_SWAP=1 BOX="${box_mb}M" sh "$lab" demo "$tmp/held/swap" "${run_mb}M") \
-        >"$out" 2>"$err" &
+    hold "$out" "$err"
+    (cd "$tmp/cwd" && TMPDIR=$open exec env TEMP_SWAP=1 BOX="${box_mb}M" sh "$lab" demo "$swap" --pause "${run_mb}M") \
+        <"$held_in" >"$out" 2>"$err" 6>&- &
     demo=$!
-    # shellcheck disable=SC2317 # called through wait_for
-    held_or_ended() { held_standin "$tmp/held" || case $(state_of "$demo") in Z|'') true ;; *) false ;; esac; }
-    wait_for held_or_ended
-    if [ -n "$held" ]; then
-        swap_owners >"$tmp/swaps.held"
-        let_go "$held"
-    else
-        end_standins "$tmp/held"
-    fi
-    wait "$demo"
-    rc=$?
+    # (Its plain run's three pauses, then the boxed run's first.)
+    go 3
+    ! wait_for paused "$err" 4 || swap_owners >"$tmp/swaps.held"
+    let_go
+    reap "$demo"
+    rc=${st:-124}
     ok "make demo TEMP_SWAP=1 under a racing student: finishes (exit $rc), no hang" [ "$rc" -ne 124 ]
     own_kill -TERM "$watcher"
-    wait "$watcher" 2>/dev/null
+    reap "$watcher"
     runuser -u "$student" -- kill -KILL -1 2>/dev/null
-    { wait "$racer"; } 2>/dev/null
+    reap "$racer" 2>/dev/null
     touch "$tmp/swaps.held"
     seen=$(sort -u "$tmp/swaps.held" "$tmp/swaps.seen" | tr '\n' ' ')
     # shellcheck disable=SC2317 # called by ok
@@ -295,7 +289,7 @@ wait_for faked
 not_ours() { [ -n "$fake_pid" ] && pgrep -f "^$swap 256M\$" | grep -qx "$fake_pid" && ! runs_of 256M | grep -qx "$fake_pid"; }
 ok "a student's process named '$swap 256M' (PID $fake_pid) is no run of the tests' (runs_of)" not_ours
 runuser -u "$student" -- kill -KILL -1 2>/dev/null
-{ wait "$fake"; } 2>/dev/null
+reap "$fake" 2>/dev/null
 
 # ------------------------------------------------------------ what stayed
 ok "the root-only canary is unchanged ($(echo "$canaries" | wc -w) file systems)" canaries_same
@@ -376,7 +370,7 @@ as_student mkdir -m 700 "$squat" "$squat.AAAAAA" || fail "the student squats $sq
 co=$canary_dir/co
 # shellcheck disable=SC2086 # box_files: the files, a word each
 { mkdir -p "$co/scripts" "$co/tests" && cp "$swap" "$co/" && cp $box_files "$lab" "$co/scripts/" &&
-    cp "$top/tests/lib.sh" "$top/tests/census.sh" "$top/tests/02-plain.t" "$co/tests/" && chmod -R a+rX "$co"; } ||
+    cp -R "$top/tests/lib.sh" "$top/tests/lib" "$top/tests/census.sh" "$top/tests/02-plain.t" "$co/tests/" && chmod -R a+rX "$co"; } ||
     bail "cannot copy the lab to $co for the victim"
 as_victim sh "$co/scripts/box" dirs >"$out" 2>"$err"
 rc=$?
@@ -392,7 +386,7 @@ case $vdir in
 esac
 as_victim sh "$co/scripts/box" sweep >"$out" 2>"$err"
 is "the victim's sweep works ($(cat "$err"))" "$?" -eq 0
-as_victim sh "$co/scripts/lab" demo "$co/swap" 16M >"$out" 2>"$err"
+as_victim timeout -k 5 "$run_max" sh "$co/scripts/lab" demo "$co/swap" 16M >"$out" 2>"$err"
 # shellcheck disable=SC2317 # called by ok
 ran_plainly() { grep -q '^after reading it back:' "$out" && ! grep -q refusing "$err"; }
 ok "the victim's make demo runs ./swap plainly ($(grep -c . "$out") lines; then: $(head -n 1 "$err"))" ran_plainly
@@ -500,7 +494,7 @@ fi
 
 # ------------------------------------------------------------ protections
 own_kill -TERM "$sampler"
-wait "$sampler" 2>/dev/null
+reap "$sampler"
 lowered=$(awk -v was="$protected_now" 'BEGIN { split(was, w, " ") }
     NF == 4 { for (i = 1; i <= 4; i++) if ($i + 0 < w[i] + 0) { print; exit } }' "$tmp/protected.seen")
 ok "fs.protected_* never lowered ($(grep -c . "$tmp/protected.seen") samples every 50 ms, all at least $protected_now)" [ -z "$lowered" ]

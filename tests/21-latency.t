@@ -130,9 +130,9 @@ is "without -l: three lines" "$(grep -c . "$out")" -eq 3
 ok "without -l: no line of -l" not has "$out" '^  [a-z]* fault '
 if [ -z "${SWAP_TEST_TRACED-}" ] && why=$(census_can); then
     # (4 MB: each call stops at the tracer, and 16 MB took 1.7 s here.)
-    strace -f -qq -c -o "$tmp/calls" -e trace=getrusage "$swap" 4M >/dev/null 2>&1
+    timeout -k 5 "$run_max" strace -f -qq -c -o "$tmp/calls" -e trace=getrusage "$swap" 4M >/dev/null 2>&1
     without=$(awk '$NF == "getrusage" { print $4 }' "$tmp/calls")
-    strace -f -qq -c -o "$tmp/calls" -e trace=getrusage "$swap" -l 4M >/dev/null 2>&1
+    timeout -k 5 "$run_max" strace -f -qq -c -o "$tmp/calls" -e trace=getrusage "$swap" -l 4M >/dev/null 2>&1
     with=$(awk '$NF == "getrusage" { print $4 }' "$tmp/calls")
     n4=$(pages_in 4194304)
     # shellcheck disable=SC2317 # called by ok
@@ -144,27 +144,16 @@ fi
 fi
 # Its memory does not grow with SIZE: its own resident memory, in kB
 # (RssAnon: heap, stack, data; VmRSS also counts the C library's pages,
-# which vary from run to run), at the start (the run held there: its first
-# line waits for room in a full pipe), with -l and without, for 16M and 1G.
+# which vary from run to run), at the start (the run paused after its
+# first line), with -l and without, for 16M and 1G.
 start_rss() {
-    rm -f "$tmp/fifo" && mkfifo "$tmp/fifo"
-    exec 8<>"$tmp/fifo"
-    # Fill the pipe (16 pages), so that the run's first write waits.
-    head -c $((16 * $(getconf PAGESIZE))) /dev/zero >&8
-    (exec "$swap" "$@") >&8 &
+    hold "$tmp/start.err"
+    "$swap" --pause "$@" <"$held_in" >/dev/null 2>"$tmp/start.err" 6>&- &
     p=$!
-    i=0
-    while :; do
-        w=''
-        { read -r w || :; } 2>/dev/null <"/proc/$p/wchan"
-        case "$(state_of "$p") $w" in S*pipe_write*) break ;; esac
-        sleep 0.02; i=$((i + 1)); [ $i -lt 500 ] || break
-    done
-    awk '$1 == "RssAnon:" { print $2 }' "/proc/$p/status"
+    wait_for paused "$tmp/start.err" && awk '$1 == "RssAnon:" { print $2 }' "/proc/$p/status"
     # Measured: the rest of the run (a 1 GB write and read) is not needed.
-    own_kill -KILL "$p"
-    wait "$p" 2>/dev/null
-    exec 8<&-
+    end_child "$p" >&2
+    let_go
 }
 # Within eight pages: the same run's RssAnon at its start varies from run
 # to run by up to three pages here (148 to 160 kB in 48 runs, with -l or

@@ -198,25 +198,19 @@ zswap_on() { [ "$(cat "$zs/enabled")" = Y ] && on_top swap-backends; }
 # shellcheck disable=SC2317 # called through held_in_row
 swapfile_on() { on_top swap-backends && { [ ! -f "$zs/enabled" ] || [ "$(cat "$zs/enabled")" = N ]; }; }
 
-# The interrupted and killed runs below are each held in their row: they
-# run a copy of the script in $h whose ./swap is a stand-in (stopping_swap,
-# tests/lib.sh) that stops itself in its box before it becomes the real
-# one.  While it is held, the row's device is sure to be on and its run in
-# its box, at any speed (a row of small_box's size is over in a tenth of a
+# The interrupted and killed runs below are each held in their row by
+# their pause (PAUSE=1, its input a FIFO this test holds): while a run
+# waits after its first line, the row's device is on and the run in its
+# box, at any speed (a row of small_box's size is over in a tenth of a
 # second, sooner than a look at /proc/swaps can be sure to land in it).
-h=$tmp/h
-held_copy "$h" "$be"
-# (A test stopped half-way ends the runs it holds: held, they would wait
-# for ever, and the rows' scripts with them.)
-# shellcheck disable=SC2034,SC2317 # called through at_exit
-end_held() { end_standins "$h"; }
-at_exit=end_held
-# held_in_row COND...: a held run of $h's, and the row COND tells going
-# (checked once: held, it cannot end); why not in $why.
+# held_in_row FILE COND...: FILE (the script's stderr) says its run is
+# paused, and the row COND tells is going; why not in $why.
 held_in_row() {
     why=''
-    wait_for held_standin "$h" || { why="its run was never held in its box"; return 1; }
-    "$@" || { why="its run was held, but not in the row ($* failed): $(tr '\n' ' ' </proc/swaps)"; return 1; }
+    _f=$1
+    shift
+    wait_for paused "$_f" || { why="its run never paused in its box"; return 1; }
+    "$@" || { why="its run paused, but not in the row ($* failed): $(tr '\n' ' ' </proc/swaps)"; return 1; }
 }
 
 # Interrupted in the zswap row (or the swapfile row without zswap): back.
@@ -229,18 +223,17 @@ int_row=swapfile
 [ ! -f "$zs/enabled" ] || int_row=zswap
 # (A job started with & ignores SIGINT in a shell script, as POSIX has it:
 # env gives the script the default back, as a terminal's Ctrl-C finds it.)
-env --default-signal=INT sh "$h/scripts/backends" $yes "$int_row" >"$tmp/int.out" 2>&1 &
+hold "$tmp/int.out"
+env --default-signal=INT PAUSE=1 sh "$be" $yes "$int_row" <"$held_in" >"$tmp/int.out" 2>&1 6>&- &
 pid=$!
 # shellcheck disable=SC2046 # the condition, a command and its words
-if held_in_row $(row_of); then
+if held_in_row "$tmp/int.out" $(row_of); then
     own_kill -INT "$pid"
-    let_go "$held"
-    wait "$pid"
-    st=$?
+    let_go
+    reap "$pid"
 else
-    own_kill -KILL "$pid"
-    wait "$pid" 2>/dev/null
-    end_standins "$h"
+    let_go
+    end_child "$pid"
     sh "$box" sweep -q
     st="never in the row, $why: $(tr '\n' ' ' <"$tmp/int.out")"
 fi
@@ -257,33 +250,34 @@ as_found "interrupted in the $int_row row"
 
 # Killed (kill -9) in each row while its run is held in its box, and no one
 # sweeps: its guard (scripts/box guard) puts it all back within 30 s, the
-# run in the box ended (held, it would never end by itself).  (Only root's
-# backends are looked for: another user's process may wear the same
+# run in the box ended (paused, it would never end by itself).  (Only
+# root's backends are looked for: another user's process may wear the same
 # command line.)
 killed() {
-    sh "$h/scripts/backends" $yes "$2" >"$tmp/kill.out" 2>&1 &
+    hold "$tmp/kill.out"
+    PAUSE=1 sh "$be" $yes "$2" <"$held_in" >"$tmp/kill.out" 2>&1 6>&- &
     pid=$!
     # shellcheck disable=SC2086 # the condition, a command and its words
-    if ! held_in_row $1; then
-        own_kill -KILL "$pid"
-        wait "$pid" 2>/dev/null
-        end_standins "$h"
+    if ! held_in_row "$tmp/kill.out" $1; then
+        let_go
+        end_child "$pid"
         sh "$box" sweep -q
         fail "killed in the $2 row, no sweep" "the $2 row was not caught: $why" "$(cat "$tmp/kill.out")"
         return
     fi
-    own_kill -KILL "$pid"
-    wait "$pid" 2>/dev/null
+    p=$(paused_pid "$tmp/kill.out")
+    end_child "$pid"
     # (Looked at every twentieth of a second, up to 30 s.)
     i=0
     state >"$tmp/after"
-    while { ! cmp -s "$tmp/before" "$tmp/after" || pgrep -u 0 -f "^sh $h/scripts/backends" >/dev/null || [ -n "$(standins "$h")" ]; } && [ $i -lt 600 ]; do
+    while { ! cmp -s "$tmp/before" "$tmp/after" || pgrep -u 0 -f "^sh $be" >/dev/null || [ -n "$(is_swap "$p")" ]; } && [ $i -lt 600 ]; do
         sleep 0.05
         i=$((i + 1))
         state >"$tmp/after"
     done
-    pgrep -a -u 0 -f "^sh $h/scripts/backends" >>"$tmp/after"
-    standins "$h" | sed 's/^/held run left: /' >>"$tmp/after"
+    pgrep -a -u 0 -f "^sh $be" >>"$tmp/after"
+    is_swap "$p" | sed 's/^/paused run left: /' >>"$tmp/after"
+    let_go
     as_found "killed in the $2 row, no sweep: put back within 30 s (in $((i / 20)).$((i % 20 * 5 / 10)) s)"
 }
 killed swapfile_on swapfile

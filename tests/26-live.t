@@ -8,37 +8,20 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 begin "$@"
-command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed (Debian: tmux)"
 need_room 2048
 
-# Servers of this test's own (their sockets in TMPDIR), each a plain sh in
-# a terminal COLS wide and 30 high: start COLS.
-t() { tmux -S "$sock" "$@"; }
-at_exit=stop_tmux
-nsock=0 sock=''
-stop_tmux() { [ -z "$sock" ] || t kill-server 2>/dev/null; }
-start() {
-    stop_tmux
-    nsock=$((nsock + 1)) sock=$tmp/tmux$nsock
-    t -f /dev/null new-session -d -x "$1" -y 30 -s live "env -i PATH=/usr/bin:/bin TERM=xterm HOME=$tmp PS1='$ ' sh" 2>"$err" || return 1
-    # (new-session may say 0 when its server could not start: has-session
-    # asks the server.)
-    t has-session -t live 2>>"$err" || return 1
-    t set-option -t live history-limit 5000 >/dev/null
-}
-# typed CMD: run CMD in the session and wait (up to 60 s) until it is done.
+# A plain sh in a terminal of the test's own, COLS wide and 30 high: start
+# COLS.  typed CMD: CMD run there, waited for (its status on the screen).
+start() { term_start "$1" 30; }
 typed() {
     k=$((k + 1))
-    t send-keys -t live "$1; echo DONE$k-\$?" Enter
-    wait_max=600 wait_for sh -c "tmux -S '$sock' capture-pane -p -t live -S - 2>/dev/null | grep -q 'DONE$k-[0-9]'"
+    type_line "$1; echo DONE$k-\$?"
+    wait_for screen_has "^DONE$k-[0-9]"
 }
 k=0
-screen() { t capture-pane -p -t live -S - | sed 's/ *$//'; }
-history() { t display-message -p -t live '#{history_size}'; }
-
-# A machine with no terminal to give (no pseudo-terminals, as in some
-# containers): tmux is there, but its first session cannot start.
-start 100 || skip_all "tmux is installed but could not start a session: $(head -n 1 "$err")"
+history() { tmux -S "$sock" display-message -p '#{history_size}'; }
+# (Where tmux cannot start a session, no pseudo-terminal to give: a skip.)
+start 100 || skip_all "$term_why"
 plan 23
 
 # 64 MB a megabyte at a time: 63 progress lines in each step, more than
@@ -57,7 +40,7 @@ ok "--no-live on a terminal: all 126 progress lines" [ "$(screen | grep -c -E '^
 
 # 40 columns: every line of the run is wider; the block is cut to the
 # width, so going back up over it leaves nothing of it behind.
-start 40 || fail "tmux starts a session 40 columns wide" "$(cat "$err")"
+start 40 || fail "tmux starts a session 40 columns wide" "$term_why"
 typed "$swap -m -l -i 2M 64M"
 screen >"$tmp/narrow"
 ok "40 columns, -m -l -i 2M: the run ended, exit status 0" has "$tmp/narrow" "^DONE$k-0\$"
@@ -66,16 +49,16 @@ is "40 columns, -m -l -i 2M: the step lines there" "$(grep -c '^after ' "$tmp/na
 is "40 columns, -m -l -i 2M: no piece of a progress block left (only the steps' own two heat lines)" "$(grep -c '^  heat ' "$tmp/narrow")" -eq 2
 
 # Through a pipe: exactly the lines as ever, and no escape.
-"$swap" -m -l -i 1M 64M | cat >"$out"
+timeout -k 5 "$run_max" "$swap" -m -l -i 1M 64M | cat >"$out"
 esc=$(printf '\033')
 ok "through a pipe: no escape" not has "$out" "$esc"
 is "through a pipe: all 126 progress lines" "$(grep -c -E '^(writing|reading): ' "$out")" -eq 126
 is "through a pipe: and their heat lines" "$(grep -c '^  heat ' "$out")" -ge 128
-"$swap" -i 8M 16M >"$out"
+timeout -k 5 "$run_max" "$swap" -i 8M 16M >"$out"
 ok "into a file: no escape" not has "$out" "$esc"
 is "into a file: the same five lines as ever" "$(wc -l <"$out")" -eq 5
 is "into a file: two of them progress lines" "$(grep -c -E '^(writing|reading): 8 MB ' "$out")" -eq 2
-"$swap" --live -i 8M 16M | cat >"$out"
+timeout -k 5 "$run_max" "$swap" --live -i 8M 16M | cat >"$out"
 ok "--live through a pipe: redrawn all the same (cursor up)" has "$out" "$esc\\[1A"
 run "$swap" --live 16M
 ok "--live without -i: exit status 0, nothing on stderr" clean
@@ -84,11 +67,11 @@ is "--live without -i: the three lines" "$(wc -l <"$out")" -eq 3
 
 # Ctrl-C in the middle of a live step: the terminal's settings as before,
 # and the shell's next line where it belongs.
-start 100 || fail "tmux starts a session again" "$(cat "$err")"
+start 100 || fail "tmux starts a session again" "$term_why"
 typed "stty -g >$tmp/stty.before"
-t send-keys -t live "$swap -i 1M 2G" Enter
-wait_max=100 wait_for sh -c "tmux -S '$sock' capture-pane -p -t live 2>/dev/null | grep -q '^writing: '"
-t send-keys -t live C-c
+type_line "$swap -i 1M 2G"
+wait_max=100 wait_for screen_has '^writing: '
+tmux -S "$sock" send-keys C-c
 # (The next command typed once the run is gone: typed before, its echo
 # would come while the run still owns the terminal.)
 wait_max=50 wait_for sh -c "! pgrep -f '^$swap -i 1M 2G\$' >/dev/null"

@@ -45,19 +45,11 @@ mkdir -m 755 "$tmp/root" && printf '#!/bin/sh\nexit 0\n' >"$tmp/root/prog" && ch
 chmod 755 "$tmp"
 # shellcheck disable=SC2317 # called by the predicates below
 ran_as_root() { grep -qx 0 "$hd/ran-as" 2>/dev/null; }
-# Predicates for ok.  refused_unrun: the last run refused her canary
-# (126), saying whose it is, and nothing ran.  link_replaced_by UID: lab
+# Predicates for ok.  link_replaced_by UID: lab
 # plot wrote its figure as UID's own file where her link was, and nothing
 # in root's folder.  refused_before_run: lab plot refused an OUT it may
 # not write before any run.  undone_within S: the guard put the machine
 # back within S seconds ($t).  What they found, on stderr.
-# shellcheck disable=SC2317 # called by ok
-refused_unrun() {
-    [ "$rc" -eq 126 ] && ! ran_as_root && [ ! -e "$hd/ran-as" ] && [ ! -s "$out" ] &&
-        grep -q "refusing to run $hd/canary as root: .*belongs to UID $student_uid" "$err" && return 0
-    echo "ran as: $(cat "$hd/ran-as" 2>/dev/null)" >&2
-    return 1
-}
 # shellcheck disable=SC2317 # called by ok
 link_replaced_by() {
     [ "$rc" -eq 0 ] && [ -z "$(ls -A "$tmp/rootonly")" ] && [ -f "$sd/fig.svg" ] && [ ! -L "$sd/fig.svg" ] &&
@@ -79,9 +71,6 @@ refused_before_run() {
     [ "$rc" -ne 0 ] && [ -z "$(ls -A "$tmp/rootonly")" ] && grep -q "cannot write $tmp/rootonly/fig.svg" "$err" &&
         ! grep -q running "$err"
 }
-# dead PID: gone, or a zombie.
-# shellcheck disable=SC2317 # called by ok
-dead() { case $(state_of "$1") in ''|Z) return 0 ;; esac; return 1; }
 # shellcheck disable=SC2317 # called by ok
 undone_within() {
     undone && [ "$t" -le "$1" ] && return 0
@@ -123,7 +112,7 @@ while [ $i -lt 10 ]; do
     i=$((i + 1))
 done
 as_student touch "$hd/stop"
-wait "$flipper"
+reap "$flipper"
 # shellcheck disable=SC2317 # called by ok
 all_refused() {
     ! ran_as_root && [ "$refused" -eq 200 ] && return 0
@@ -162,7 +151,8 @@ fi
 for flow in "demo" "plot $tmp/fig.svg"; do
     # shellcheck disable=SC2086 # the flow and its OUT, a word each
     run sh "$lab" $flow "$hd/canary"
-    ok "lab ${flow%% *} with her program: refused (126), nothing run ($(head -n 1 "$err" | cut -c1-100))" refused_unrun
+    ok "lab ${flow%% *} with her program: refused (126), nothing run ($(head -n 1 "$err" | cut -c1-100))" \
+        refused_unrun "$hd/canary" "belongs to UID $student_uid" "$hd/ran-as"
 done
 SUDO_UID=$student_uid SUDO_GID=$(id -g "$student") run sh "$lab" demo id -u
 is "lab demo under sudo: the plain run is the user's (id -u prints $student_uid)" "$(sed -n 2p "$out")" -eq "$student_uid"
@@ -234,8 +224,7 @@ guard_test() {
         own_kill -KILL "$owner"
         return 1
     fi
-    own_kill -KILL "$owner"
-    wait "$owner" 2>/dev/null
+    end_child "$owner"
     # Until the guard has been denied forks three times (pids.events
     # counts them): what it was meant to undo is all still there, and the
     # guard lives on.
@@ -257,7 +246,7 @@ guard_test() {
     wait_max=300 wait_for undone
     t=$(($(date +%s) - t0))
     ok "$desc: the PIDs back, the machine as found in $t s of 30 (box ended, vm.swappiness $was again)" undone_within 30
-    wait "$boxed" 2>/dev/null
+    reap "$boxed"
     # Its log line is written after what it undid: looked for once the
     # guard is gone.
     # shellcheck disable=SC2016 # expanded by that sh

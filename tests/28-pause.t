@@ -1,6 +1,6 @@
 #!/bin/sh
 # swap --pause, held by its input: the test keeps the run's standard input
-# (a FIFO it holds open) and reads its stdout.  Held, the run sleeps and
+# (hold: a FIFO it holds open) and reads its stdout.  Held, the run sleeps and
 # prints nothing more; each line written lets exactly one more line out;
 # at the end of the input it runs to its end; no time it prints counts a
 # pause.  On a terminal (tmux) it says "press Enter", names its PID, goes
@@ -12,15 +12,7 @@
 begin "$@"
 plan 33
 
-o=$tmp/run.out e=$tmp/run.err pid='' sock=''
-at_exit=stop
-# (The run ended, should a check fail half-way: let go, it would wait.)
-# shellcheck disable=SC2317 # called by the cleanup
-stop() {
-    exec 3>&-
-    [ -z "$pid" ] || own_kill -KILL "$pid"
-    [ -z "$sock" ] || tmux -S "$sock" kill-server 2>/dev/null
-}
+o=$tmp/run.out e=$tmp/run.err
 lines() { wc -l <"$o"; }
 prompts() { grep -c '^swap: PID [0-9]* paused: ' "$e"; }
 # shellcheck disable=SC2317 # called by wait_for
@@ -48,10 +40,8 @@ reach() { wait_max=100 wait_for has_lines "$1"; lines; }
 
 # 16 MB, a line every 4 MB: start, three writing lines, after writing,
 # three reading lines, after reading: nine lines, each a pause.
-mkfifo "$tmp/in" || bail "cannot make a FIFO in $tmp"
-# Held open for reading and writing: the run's open of it does not wait.
-exec 3<>"$tmp/in"
-"$swap" --pause -i 4M 16M 3>&- <"$tmp/in" >"$o" 2>"$e" &
+hold "$o" "$e" || bail "cannot make a FIFO in $tmp"
+"$swap" --pause -i 4M 16M <"$held_in" >"$o" 2>"$e" 6>&- &
 pid=$!
 is "held at its first line: 1 line out" "$(reach 1)" -eq 1
 wait_max=100 wait_for has "$e" '^swap: PID'
@@ -59,17 +49,17 @@ ok "its prompt, on stderr, names its PID ($pid) and how to go on" \
     line_is 1 "^swap: PID $pid paused: a line on standard input goes on\$" "$e"
 ok "held for a second: asleep (S), still 1 line" held 10 1
 
-echo >&3
+go
 is "a line written: exactly one more line out (2)" "$(reach 2)" -eq 2
 ok "held for a second: asleep, still 2 lines" held 10 2
 ok "line 2 is the first -i line" line_is 2 '^writing: 4 MB ' "$o"
 t=$(seconds 2)
 ok "its time ($t s) leaves out the second held after start:" seconds_gt 1 "${t:-99}"
 
-echo >&3
+go
 is "a line written: exactly one more (3)" "$(reach 3)" -eq 3
 ok "held for half a second: still 3 lines" held 5 3
-printf '\n\n' >&3
+go 2
 is "two lines written at once: exactly two more (5)" "$(reach 5)" -eq 5
 ok "held for half a second: still 5 lines" held 5 5
 ok "line 5 ends the write step" line_is 5 '^after writing 16 MB: ' "$o"
@@ -78,17 +68,10 @@ ok "the write step's time ($t s) leaves out the 1.5 s it was held in its middle"
 is "a prompt for each line so far (5)" "$(prompts)" -eq 5
 
 # The end of the input: no more pauses, on to the end.
-exec 3>&-
-wait_max=100 wait_for not running_child "$pid"
-if running_child "$pid"; then
-    fail "at the end of the input the run goes on to its end, within 10 s" "$(lines) lines:" "$(cat "$o" "$e")"
-    rc=''
-else
-    wait "$pid"
-    rc=$? pid=''
-    pass "at the end of the input the run goes on to its end"
-fi
-is "its exit status 0" "$rc" -eq 0
+let_go
+wait_max=100 reap "$pid"
+pass "at the end of the input the run goes on to its end (within 10 s)"
+is "its exit status 0" "$st" -eq 0
 is "all nine lines out" "$(lines)" -eq 9
 ok "the last one: after reading it back" line_is 9 '^after reading it back: ' "$o"
 is "no prompt after the end of the input (5 in all)" "$(prompts)" -eq 5
@@ -114,36 +97,31 @@ ok "standard input closed: exit status 1" [ "$rc" -eq 1 ]
 ok "standard input closed: one error line, 'swap: standard input: Bad file descriptor'" \
     [ "$(grep -v '^swap: PID [0-9]* paused: ' "$err")" = "swap: standard input: Bad file descriptor" ]
 
-# On a terminal: a plain sh in a tmux of the test's own (its socket in
-# TMPDIR), 100 columns wide.
-if ! command -v tmux >/dev/null 2>&1; then
+# On a terminal: a plain sh in a terminal of the test's own, 100 wide.
+if ! term_start 100 30; then
     for c in "the prompt says press Enter, naming the PID" "the PID named is the run's" \
         "held: the start line only" "Enter: the next line" "Enter again: after writing" \
         "Ctrl-D: on to the end, exit 0" "every line stays"; do
-        skip "on a terminal: $c" "tmux is not installed (Debian: tmux)"
+        skip "on a terminal: $c" "$term_why"
     done
     done_testing
 fi
-sock=$tmp/tmux
-t() { tmux -S "$sock" "$@"; }
-screen() { t capture-pane -p -t pause -S - | sed 's/ *$//'; }
 # shellcheck disable=SC2317 # called by ok and wait_for
-shows() { screen | grep -qE -- "$1"; }
-t -f /dev/null new-session -d -x 100 -y 30 -s pause "env -i PATH=/usr/bin:/bin TERM=xterm HOME=$tmp PS1='$ ' sh" ||
-    bail "tmux cannot start a session"
-t send-keys -t pause "$swap --pause -i 2M 4M; echo DONE-\$?" Enter
+shows() { screen_has "$1"; }
+key() { tmux -S "$sock" send-keys "$1"; }
+type_line "$swap --pause -i 2M 4M; echo DONE-\$?"
 wait_max=100 wait_for shows '^swap: PID [0-9]+ paused: press Enter'
 tpid=$(screen | sed -n 's/^swap: PID \([0-9]*\) paused: press Enter to go on (Ctrl-D: no more pauses)$/\1/p' | head -n 1)
 ok "on a terminal: the prompt says press Enter, naming the PID ($tpid)" [ -n "$tpid" ]
 ok "on a terminal: the PID named is the run's" [ "$(readlink "/proc/${tpid:-none}/exe")" = "$swap" ]
 ok "on a terminal: held, the start line only" not shows '^(writing|after)'
-t send-keys -t pause Enter
+key Enter
 wait_max=100 wait_for shows '^writing: 2 MB '
 ok "on a terminal: Enter, the next line, and held there" not shows '^after writing'
-t send-keys -t pause Enter
+key Enter
 wait_max=100 wait_for shows '^after writing 4 MB: '
 ok "on a terminal: Enter again, after writing, held there" not shows '^reading: '
-t send-keys -t pause C-d
+key C-d
 wait_max=100 wait_for shows '^DONE-'
 ok "on a terminal: Ctrl-D, on to the end, exit 0" shows '^DONE-0$'
 screen >"$tmp/screen"

@@ -36,8 +36,6 @@ gated() {
         shift; $asker "$gated" "$@"' sh "$box" "$@"
 }
 # shellcheck disable=SC2317 # called by ok
-dead() { case $(state_of "$1") in ''|Z) return 0 ;; esac; return 1; }
-# shellcheck disable=SC2317 # called by ok
 unrun() {
     [ "$rc" -eq 126 ] && [ ! -e "$hd/ran-as" ] && grep -q "$1" "$err" && return 0
     echo "ran as: $(cat "$hd/ran-as" 2>/dev/null)" >&2
@@ -99,18 +97,9 @@ ok "SUDO_GID 0 with her SUDO_UID: refused, nothing run" unrun "SUDO_GID 0 is not
 # (Held on a FIFO of hers that the test keeps open, and nobody writes.)
 printf '%s\n' '#!/bin/sh' 'echo $$ >"$1"' "read -r line <$hd/hold.fifo" 'echo "read: $line"' | as_student sh -c 'cat >"$1" && chmod 755 "$1"' sh "$hd/hold"
 as_student mkfifo -m 666 "$hd/hold.fifo" && exec 7<>"$hd/hold.fifo"
-sock=$tmp/tmux
-# shellcheck disable=SC2317 # called through wait_for and ended
-screen_has() { tmux -S "$sock" capture-pane -p -S - >"$tmp/screen" 2>/dev/null && grep -qE "$1" "$tmp/screen"; }
-# type LINE: LINE typed into root's shell there.
-type_line() { tmux -S "$sock" send-keys -t 0 -l "$1" && tmux -S "$sock" send-keys -t 0 Enter; }
-term_why=''
-command -v tmux >/dev/null 2>&1 || term_why="tmux is not installed"
-[ -n "$term_why" ] || [ -x "$hd/tiocsti" ] || term_why="no C compiler for tests/tiocsti.c"
-if [ -z "$term_why" ] && ! { tmux -S "$sock" -f /dev/null new-session -d -x 200 -y 40 "env -u TMUX PS1='$ ' sh" 2>"$tmp/tmux.err" &&
-    tmux -S "$sock" has-session 2>>"$tmp/tmux.err"; }; then
-    term_why="tmux could not start a session: $(head -n 1 "$tmp/tmux.err")"
-fi
+# (Root's shell, with root's environment.)
+term_why="no C compiler for tests/tiocsti.c"
+[ ! -x "$hd/tiocsti" ] || ! term_start 200 40 "env -u TMUX PS1='$ ' sh" || term_why=''
 sudo_env="SUDO_UID=$student_uid SUDO_GID=$gid"
 boxes_before=$(boxes | wc -l)
 box_why=$(sh "$box" how 2>&1) && box_why=''
@@ -123,9 +112,6 @@ if [ -n "$term_why" ]; then
         skip "$d" "$term_why"
     done
 else
-    at_exit=tmux_gone
-    # shellcheck disable=SC2317 # called on the way out
-    tmux_gone() { tmux -S "$sock" kill-server 2>/dev/null; }
     # TIOCSTI pushes into one's own controlling terminal only, and with
     # dev.tty.legacy_tiocsti=0 (6.2 and later) not at all without
     # CAP_SYS_ADMIN: there, whatever the flows do, nothing can be pushed.
@@ -181,7 +167,7 @@ else
         type_line "$sudo_env BOX_GUARD=0 $* $hd/hold $hd/pid; echo $hn-DONE-\$?"
         wait_for test -s "$hd/pid" || { diag "her program did not start: $(cat "$tmp/screen")"; return 1; }
         hp=$(cat "$hd/pid")
-        tmux -S "$sock" send-keys -t 0 C-c
+        tmux -S "$sock" send-keys C-c
         wait_for screen_has "$hn-DONE-[0-9]" || { diag "the flow did not end: $(cat "$tmp/screen")"; return 1; }
         wait_for dead "$hp"
     }
@@ -224,8 +210,7 @@ replaced=$(SUDO_UID=$victim_uid SUDO_GID=$(id -g "$victim") sh -c 'box_library=1
     while [ $i -lt 20 ]; do echo "figure $i" | write_for "$2/fig.svg" 2>/dev/null || r=$((r + 1)); i=$((i + 1)); done
     echo "$r"' sh "$box" "$sd")
 as_student touch "$sd/stop"
-wait_for dead "$racer"
-wait "$racer"
+reap "$racer"
 ok "20 writes for the victim in her folder, every new name swapped for a link to the victim's secret ($replaced caught): the secret untouched" \
     [ "$(cat "$vd/secret"):$(stat -c %a "$vd/secret")" = SECRET:600 ]
 # shellcheck disable=SC2317 # called by ok

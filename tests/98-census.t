@@ -73,7 +73,7 @@ census_says() {
 # shellcheck disable=SC2016 # expanded by that sh
 known "the census catches a signal to a PID reaped earlier in the trace" '^BAD sh [0-9]+ kill PID [0-9]+ reaped earlier in the trace' \
     sh -c 'perl -e "my \$sh = getppid; setpgrp(0, 0); fork and exit;
-        for (1 .. 600) { kill(0, \$sh) or last; select(undef, undef, undef, 0.05) }" & p=$!; wait $p; kill -WINCH $p; true'
+        for (1 .. 600) { kill(0, \$sh) or last; select(undef, undef, undef, 0.05) }" & p=$!; wait; kill -WINCH $p; true'
 # (The target, a child of this shell, stopped first: it cannot end on its
 # own and be reaped while the traced kill is on its way, however slow the
 # machine; a TERM waits for its CONT.)
@@ -81,8 +81,7 @@ sleep 30 &
 outside=$!
 own_kill -STOP "$outside"
 known "the census catches a signal to a process not of the traced tree" "^BAD kill [0-9]+ kill PID $outside not of the traced tree" kill -TERM "$outside"
-own_kill -KILL "$outside"
-wait "$outside" 2>/dev/null
+end_child "$outside"
 # shellcheck disable=SC2016 # expanded by that sh
 known "a signal to a live child of the tree, and to one ended but not yet reaped: no BAD line" '^ok' \
     sh -c 'sleep 5 & kill $!; wait
