@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 begin "$@"
 need_users victim
-plan 16
+plan 17
 
 # Her folder below root's, as /home/NAME is; the victim's, hers alone.
 base=/var/lib/swap-canary.$tag
@@ -157,6 +157,24 @@ else
         return 1
     }
     ok "her program gets no descriptor of root's terminal: its settings as they were (lab demo, plain)" untouched
+    # A line typed at root's terminal still reaches her run (as Enter goes
+    # on from swap --pause), and nothing of root's reads it after the run:
+    # the next line typed is root's shell's again.  (Boxed, the demo runs
+    # it again: that run finds the first's mark and ends.)
+    # shellcheck disable=SC2016 # the script's own
+    printf '%s\n' '#!/bin/sh' "[ ! -e $hd/line.done ] || exit 0" 'echo ready' 'read -r l' 'echo "got: $l"' ": >$hd/line.done" |
+        as_student sh -c 'cat >"$1" && chmod 755 "$1"' sh "$hd/line"
+    type_line "$sudo_env sh $lab demo $hd/line >$tmp/line.out 2>&1; echo LINE-DONE"
+    wait_for has "$tmp/line.out" '^ready$' && type_line "typed at root's terminal"
+    wait_for screen_has '^LINE-DONE' || diag "no LINE-DONE on root's terminal: $(cat "$tmp/screen")"
+    type_line "touch $tmp/after-line"
+    # shellcheck disable=SC2317 # called by ok
+    fed() {
+        has "$tmp/line.out" "^got: typed at root's terminal\$" && wait_for test -e "$tmp/after-line" && return 0
+        cat "$tmp/line.out" "$tmp/screen" >&2
+        return 1
+    }
+    ok "a line typed at root's terminal reaches her run, and root's shell reads the next (lab demo)" fed
     # held NAME FLOW...: her hold program run by FLOW from root's shell,
     # held on its FIFO until a Ctrl-C is typed there.
     # shellcheck disable=SC2317 # called below
