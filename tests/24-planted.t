@@ -50,13 +50,16 @@ refused "root's program that a group may write" "may be written by others (mode 
 printf '%s\n' "$prog" >"$tmp/open/zeros" && chmod 755 "$tmp/open/zeros"
 refused "root's program below a folder her group may write" "$tmp/open, a folder on the way, may be written by others (mode 775)" "$tmp/open/zeros"
 
-# The user who ran sudo: her program, in a folder of hers (below root's),
-# is hers to run; without sudo's word it is refused like any other.
-mkdir -m 755 "$tmp/home" && printf '%s\n' "$prog" >"$tmp/home/mine" && chmod 755 "$tmp/home/mine" &&
-    chown -R "$student:$student" "$tmp/home"
-refused "another user's program, with no sudo" "belongs to UID $student_uid" "$tmp/home/mine"
+# The user who ran sudo: her program, in a folder of hers (below root's,
+# open to her as /home is: under sudo her own process opens it), is hers
+# to run; without sudo's word it is refused like any other.  (Root's
+# folder: one the cleanup removes with the test's users, remove_student.)
+co=/var/lib/swap-canary.$tag
+mkdir -m 755 "$co" "$co/home" && printf '%s\n' "$prog" >"$co/home/mine" && chmod 755 "$co/home/mine" &&
+    chown -R "$student:$student" "$co/home"
+refused "another user's program, with no sudo" "belongs to UID $student_uid" "$co/home/mine"
 rm -f "$tmp/ran"
-run env SUDO_UID="$student_uid" SUDO_GID="$(id -g "$student")" sh "$box" run 16M "$tmp/home/mine" "$tmp/ran"
+run env SUDO_UID="$student_uid" SUDO_GID="$(id -g "$student")" sh "$box" run 16M "$co/home/mine" "$tmp/ran"
 ok "the sudo user's own program, in a folder of hers: not refused (exit $rc$([ -e "$tmp/ran" ] && echo ', it ran'))" not_refused
 
 # A checkout of hers, run by root (su, no sudo): its own scripts/box is
@@ -72,9 +75,8 @@ ok "root running her checkout's own scripts/box: her program beside it is not re
 # The victim's own copy of scripts/box, readable by all (the checkout may
 # lie in a folder closed to other users), in a folder of root's that the
 # cleanup removes with the test's users (scripts/box's remove_student).
-co=/var/lib/swap-canary.$tag
 # shellcheck disable=SC2086 # box_files: the files, a word each
-{ mkdir -m 755 "$co" && cp $box_files "$co/" && chmod 644 "$co"/*; } || fail "a copy of scripts/box for the victim" "cannot make $co"
+{ cp $box_files "$co/" && (cd "$co" && for f in $box_files; do chmod 644 "${f##*/}" || exit 1; done); } || fail "a copy of scripts/box for the victim" "cannot make $co"
 # dirs_ms: the victim's box dirs (at most 20 s): how long, in $ms, and its
 # folder, in $got.
 dirs_ms() {

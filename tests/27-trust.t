@@ -98,7 +98,7 @@ wait_for test -L "$hd/mid"
 refused=$(sh -c 'box_library=1 box_self=$1; . "$1"; r=0 i=0
     while [ $i -lt 90 ]; do
         for p in "$2/prog" "$2/mid/prog"; do
-            if gate "$p"; then $asker "$gated"; else r=$((r + 1)); fi
+            if gate "$p"; then $gated_as "$gated"; else r=$((r + 1)); fi
         done
         i=$((i + 1))
     done

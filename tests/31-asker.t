@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 begin "$@"
 need_users victim
-plan 17
+plan 18
 
 # Her folder below root's, as /home/NAME is; the victim's, hers alone.
 base=/var/lib/swap-canary.$tag
@@ -28,12 +28,16 @@ mkdir -m 755 "$tmp/root"
 chmod 755 "$tmp"
 gid=$(id -g "$student")
 # gated PROG ARGS: PROG through the gate and run as the gate says, as the
-# flows do, with no box: stdout in $out, stderr in $err, status in $rc.
+# flows do, with no box: stdout in $out, stderr in $err, status in $rc;
+# $between run between the two.  (A run that hangs ends in 60 s, 124.)
+# shellcheck disable=SC2034 # read by that sh, through its eval
+between=''
 # shellcheck disable=SC2016 # expanded by that sh
 gated() {
-    run sh -c 'box_library=1 box_self=$1; . "$1"; shift
+    run timeout 60 sh -c 'box_library=1 box_self=$1; . "$1"; shift
         gate "$1" || { echo "refused: $gate_why" >&2; exit 126; }
-        shift; $asker "$gated" "$@"' sh "$box" "$@"
+        eval "${between-}"
+        shift; $gated_as "$gated" "$@"' sh "$box" "$@"
 }
 # shellcheck disable=SC2317 # called by ok
 unrun() {
@@ -88,6 +92,14 @@ ok "under sudo her program runs in a session of its own, no terminal, her HOME, 
 as_student rm -f "$hd/ran-as"
 SUDO_UID=$student_uid SUDO_GID=0 gated "$hd/canary"
 ok "SUDO_GID 0 with her SUDO_UID: refused, nothing run" unrun "SUDO_GID 0 is not a group of UID $student_uid's"
+# Under sudo root opens nothing at her names: her program, checked, then
+# swapped for her link to a FIFO in a folder of root's.  Her own process
+# opens it, and cannot; root, opening it, would wait for a writer.
+mkdir -m 700 "$tmp/rootonly" && mkfifo -m 600 "$tmp/rootonly/fifo"
+as_student cp "$hd/canary" "$hd/swapped"
+between="runuser -u $student -- ln -sfn $tmp/rootonly/fifo $hd/swapped" SUDO_UID=$student_uid SUDO_GID=$gid gated "$hd/swapped"
+ok "her program swapped after the check for her link to root's FIFO: refused by her own process's open, nothing run" \
+    unrun "^refused: $hd/swapped cannot be opened by UID $student_uid\$"
 
 # 7-11. In a real terminal: root's shell in tmux, the flows run from it.
 # shellcheck disable=SC2016 # expanded by that sh
