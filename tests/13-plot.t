@@ -7,7 +7,7 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 begin "$@"
-plan 44
+plan 50
 
 plot=$top/scripts/plot
 # Well-formedness needs xmllint; without it those checks skip, and the
@@ -121,6 +121,48 @@ ok "two saved runs: the legend names each by its file, less .csv" both_named
 sh "$plot" "$tmp/plain.csv" >"$tmp/from-csv.svg" 2>&1
 sh "$plot" "$tmp/text/plain.txt" >"$tmp/from-text.svg" 2>&1
 ok "a saved run is drawn as the text of the same run is (the same SVG)" cmp -s "$tmp/from-csv.svg" "$tmp/from-text.svg"
+# A class: thirty saved runs (copies of one, under thirty names), drawn
+# with every run named, each label inside the figure and clear of every
+# other, and each run told apart by its colour and its mark.
+mkdir "$tmp/class"
+for s in ada ben cleo dan eva finn gus hana ivan jo kai lena max nora omar \
+    pia quinn rosa sam tess uma vic wren xena yusuf zoe amelie bruno chiara dmitri; do
+    cp "$tmp/plain.csv" "$tmp/class/$s.csv"
+done
+run sh "$plot" -x time "$tmp/class"/*.csv
+cp "$out" "$tmp/class.svg"
+ok "thirty saved runs: exit status 0, nothing on stderr" clean_run
+# labels SVG: each <text> with its x, y and words, one a line; the height.
+labels() { sed -n 's/^<text x="\([0-9.]*\)" y="\([0-9.]*\)"[^>]*>\([^<]*\)<.*/\1 \2 \3/p' "$1"; }
+height() { sed -n 's/^<svg [^>]* height="\([0-9]*\)".*/\1/p' "$1"; }
+named=$(labels "$tmp/class.svg" | awk '{ print $3 }' | grep -cxE 'ada|ben|cleo|dan|eva|finn|gus|hana|ivan|jo|kai|lena|max|nora|omar|pia|quinn|rosa|sam|tess|uma|vic|wren|xena|yusuf|zoe|amelie|bruno|chiara|dmitri')
+is "thirty saved runs: each named in the legend ($named)" "$named" -eq 30
+low=$(labels "$tmp/class.svg" | awk -v h="$(height "$tmp/class.svg")" '$2 > h - 10 { print }')
+ok "thirty saved runs: every label inside the figure${low:+ (not: $(echo "$low" | tr "\n" " "))}" [ -z "$low" ]
+# (A run's name closer than a line of type, and a name's width, to any
+# other label is written over it.)
+# shellcheck disable=SC2016 # awk's
+crowded=$(labels "$tmp/class.svg" | awk '
+    { x[NR] = $1; y[NR] = $2; w = $0; sub(/^[^ ]* [^ ]* /, "", w); t[NR] = w }
+    END {
+        for (i = 1; i <= NR; i++) {
+            if (t[i] !~ /^[a-z]+$/ || t[i] == "reading" || t[i] == "writing") continue
+            for (j = 1; j <= NR; j++)
+                if (j != i && (y[i] - y[j])^2 < 30^2 && (x[i] - x[j])^2 < 150^2) print t[i] " on " t[j]
+        }
+    }')
+ok "thirty saved runs: no run's name over another label${crowded:+ (not: $(echo "$crowded" | tr "\n" ","))}" [ -z "$crowded" ]
+# swatches SVG: each legend entry's colour and the shape of its mark (a
+# polygon's, by its corners).
+swatches() {
+    awk '/<line [^>]*stroke-width="6"/ { if (c != "") print c, "none"; c = $0; sub(/.*stroke="/, "", c); sub(/".*/, "", c); next }
+        c != "" && /class="mark"/ { p = $0; sub(/fill=.*/, "", p); print c, $1, gsub(/,/, "", p); c = ""; next }
+        c != "" { print c, "none"; c = "" }' "$1"
+}
+kinds=$(swatches "$tmp/class.svg" | sort -u | wc -l)
+is "thirty saved runs: a colour and a mark for each, no two alike ($kinds)" "$kinds" -eq 30
+marks=$(grep -c 'class="mark"' "$tmp/class.svg")
+is "thirty saved runs: the lines of runs past the 7th marked too ($marks marks, 23 in the legend)" "$marks" -ge $((23 + 23 * 3))
 # Files that are not swap's records: one line, exit 1, no SVG.
 : >"$tmp/empty.csv"
 run sh "$plot" "$tmp/plain.txt" "$tmp/empty.csv"
