@@ -321,6 +321,18 @@ static void take_size(struct options *opt, int *have_size, const char *arg)
     *have_size = 1;
 }
 
+/* What an option's argument is, for "option '-o' needs an ORDER": the
+ * words of usage(). */
+static const char *arg_name(int opt)
+{
+    switch (opt) {
+    case 'o': return "an ORDER";
+    case 'i': return "a STEP";
+    case 'F': return "a FORMAT";
+    default: return "a FILE";     /* --export-csv, --export-json */
+    }
+}
+
 /* Options may be clustered (-vm) and may come after SIZE, as getopt_long
  * lets them; "--" ends them.  getopt would take "-5" for an option '5':
  * a dash and a digit is SIZE, so that parse_size says "negative size".
@@ -378,9 +390,9 @@ static struct options parse_args(int argc, char *argv[])
         case 'o': opt.order = parse_order(optarg); break;
         case 'i': step = optarg; opt.step = parse_size(step, "step"); break;
         case ':':
-            if (strncmp(argv[at], "--", 2) == 0)        /* --format, --export-csv, --export-json */
-                usage_error("option '%s' needs %s", argv[at], optopt == 'F' ? "a FORMAT" : "a FILE");
-            usage_error("option '-%c' needs %s", optopt, optopt == 'o' ? "an ORDER" : "a STEP");
+            if (strncmp(argv[at], "--", 2) == 0)
+                usage_error("option '%s' needs %s", argv[at], arg_name(optopt));
+            usage_error("option '-%c' needs %s", optopt, arg_name(optopt));
             break;
         default:                /* a long option as typed, or the short one's letter */
             if (strncmp(argv[at], "--", 2) == 0)

@@ -20,16 +20,18 @@ swap_lock
 plan 5
 
 # thp MODE: the machine's mode, recorded first (scripts/lib.sh's remember:
-# a sweep puts it back should the test be killed), put back at its end.
+# a sweep puts it back should the test be killed), put back at its end as
+# the flows put theirs back (put_back).
 thp_saved=''
+# as_flow CMD...: CMD of scripts/box's, with this test's records.
+# shellcheck disable=SC2016 # expanded by that sh
+as_flow() { sh -c 'box_library=1 box_self=$1 record_as=test; . "$1" && state_dir=$2 tag=$3 && shift 3 && "$@"' sh "$box" "$state_dir" "$tag" "$@"; }
 # shellcheck disable=SC2317 # called by the cleanup
-thp_back() { [ -z "$thp_saved" ] || { echo "$thp_saved" >"$f" && rm -f "$state_dir/swap-test.$tag.thp"; }; }
+thp_back() { [ -z "$thp_saved" ] || as_flow put_back thp; }
 at_exit=thp_back
 thp() {
     was=$(sed -n 's/.*\[\([a-z]*\)\].*/\1/p' "$f" 2>/dev/null)
-    # shellcheck disable=SC2016 # expanded by that sh
-    [ -n "$was" ] && sh -c 'box_library=1 box_self=$1 record_as=test; . "$1" && state_dir=$2 tag=$3 && remember thp "$4" 2>/dev/null' sh "$box" "$state_dir" "$tag" "$was" ||
-        return 1
+    [ -n "$was" ] && as_flow remember thp "$was" 2>/dev/null || return 1
     thp_saved=$was
     echo "$1" >"$f"
 }
