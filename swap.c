@@ -31,6 +31,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <linux/openat2.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -43,6 +44,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 
@@ -71,6 +73,13 @@ static const char *const progname = "swap";
 static void die(const char *what)
 {
     fprintf(stderr, "%s: %s: %s\n", progname, what, strerror(errno));
+    exit(EXIT_FAILURE);
+}
+
+/* What cannot be done, and why, in one line. */
+static void refuse(const char *what, const char *why)
+{
+    fprintf(stderr, "%s: %s: %s\n", progname, what, why);
     exit(EXIT_FAILURE);
 }
 
@@ -1175,6 +1184,59 @@ static void records_add(FILE *f, enum format format, const char *name)
     records.sinks++;
 }
 
+/* An export file, for writing.  "/dev/fd/N" is descriptor N as given (a
+ * script's pipe or file): no name is opened.  Root opens a name only
+ * through no symbolic link (openat2's RESOLVE_NO_SYMLINKS, Linux 5.6) and
+ * in a folder of root's that no one else may write: a student's link or
+ * file in /tmp makes root write nothing of hers, or over a file of root's,
+ * where fs.protected_symlinks is 0.  Anyone else writes with her rights. */
+static FILE *export_open(const char *path)
+{
+    char dir[PATH_MAX], *end;
+    const char *base = strrchr(path, '/');
+    struct stat st;
+    long n;
+    int dfd, fd;
+
+    if (strncmp(path, "/dev/fd/", 8) == 0 && isdigit((unsigned char)path[8])) {
+        n = strtol(path + 8, &end, 10);
+        if (*end != '\0' || n > INT_MAX)
+            errno = EBADF, die(path);
+        if ((fd = fcntl((int)n, F_DUPFD_CLOEXEC, 3)) == -1)
+            die(path);
+        return fdopen(fd, "w");
+    }
+    if (geteuid() != 0)
+        return fopen(path, "w");
+    snprintf(dir, sizeof dir, "%.*s", base == NULL ? 1 : base == path ? 1 : (int)(base - path),
+             base == NULL ? "." : path);
+    base = base == NULL ? path : base + 1;
+    if (*base == '\0') {
+        errno = EISDIR;
+        die(path);
+    }
+#ifdef __NR_openat2
+    struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
+
+    dfd = (int)syscall(__NR_openat2, AT_FDCWD, dir, &how, sizeof how);
+#else
+    dfd = -1, errno = ENOSYS;
+#endif
+    if (dfd == -1 && errno == ELOOP)
+        refuse(path, "a symbolic link on the way, which root does not follow");
+    if (dfd == -1 && errno == ENOSYS)
+        refuse(path, "root writes a file only through openat2 (Linux 5.6)");
+    if (dfd == -1 || fstat(dfd, &st) == -1)
+        die(path);
+    if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))
+        refuse(path, "its folder is another user's, or others may write it: root writes none there");
+    fd = openat(dfd, base, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd == -1)
+        die(path);
+    close(dfd);
+    return fdopen(fd, "w");
+}
+
 /* Where the records go, before anything is printed.  With the records on
  * stdout, what the program still prints as text (-v's lines, a page map
  * that cannot be read) goes to stderr: stdout stays one CSV or JSON
@@ -1192,7 +1254,7 @@ static void records_open(int map, enum order order)
 
         if (output.export[format] == NULL)
             continue;
-        f = fopen(output.export[format], "w");
+        f = export_open(output.export[format]);
         if (f == NULL)
             die(output.export[format]);
         records_add(f, (enum format)format, output.export[format]);

@@ -9,7 +9,7 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 begin "$@"
-plan 44
+plan 47
 
 base='step,bytes,rss_kb,swap_kb,major_faults,minor_faults,seconds,order'
 map_cols='pages_in_ram,pages_in_swap,pages_untouched'
@@ -317,6 +317,31 @@ else
     m_w=$(cell "$e" write "$run_b" 5) m_r=$(cell "$e" read "$run_b" 5) cluster=$(cat /proc/sys/vm/page-cluster)
     is "boxed run: the read's major faults, at least half the pages in swap / 2^$cluster" \
         $((${m_r:-0} - ${m_w:-0})) -ge $((${wrote:-0} * 1024 / page / (2 << cluster)))
+fi
+
+# ------------------------------------------------ root's export files
+# Root writes only in a folder of root's that no one else may write,
+# through no link: a link planted in /tmp (here, in a folder as open),
+# or on the way, to a file of root's, leaves the file as it was.
+rootw="root writes a FILE of --export-csv"
+if [ "$self_uid" -ne 0 ]; then
+    for d in "in a folder others may write" "through a link on the way" "in its own folder, and /dev/fd/N"; do
+        skip "$rootw $d" "not root"
+    done
+else
+    mkdir -m 700 "$tmp/mine" && mkdir -m 1777 "$tmp/open" && echo kept >"$tmp/mine/secret" &&
+        ln -s "$tmp/mine/secret" "$tmp/open/ada.csv" && ln -s "$tmp/mine" "$tmp/via"
+    run "$swap" --export-csv="$tmp/open/ada.csv" 1M
+    # shellcheck disable=SC2317 # called by ok
+    kept() { [ "$rc" -eq 1 ] && [ ! -s "$out" ] && [ "$(cat "$tmp/mine/secret")" = kept ] && line_is 1 "$1" "$err"; }
+    ok "$rootw in a folder others may write: refused before the run, the link's file kept" \
+        kept "^swap: $tmp/open/ada.csv: its folder is another user's, or others may write it"
+    run "$swap" --export-csv="$tmp/via/secret" 1M
+    ok "$rootw through a link on the way: refused, the file kept" kept "^swap: $tmp/via/secret: a symbolic link on the way"
+    run "$swap" --export-csv="$tmp/mine/run.csv" --export-json=/dev/fd/5 1M 5>"$tmp/fd5.json"
+    # shellcheck disable=SC2317 # called by ok
+    written() { [ "$rc" -eq 0 ] && [ "$(head -n 1 "$tmp/mine/run.csv")" = "$base$crlf" ] && [ "$(wc -l <"$tmp/fd5.json")" -eq 3 ]; }
+    ok "$rootw in its own folder, and /dev/fd/N: both written" written
 fi
 
 done_testing
