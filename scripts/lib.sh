@@ -16,6 +16,11 @@ swap_lib_loaded=1
 
 me=box
 say() { printf '%s: %s\n' "$me" "$*" >&2; }
+# printable: its input as it may reach a terminal of root's, less the
+# control characters but tab and newline, and C1's in UTF-8 (\302\200 to
+# \302\237): an escape sequence can make a terminal answer, as if typed.
+c1=$(printf '\302[\200-\237]')
+printable() { LC_ALL=C tr -d '\000-\010\013-\037\177' | LC_ALL=C sed "s/$c1//g"; }
 
 # proc_stat PID: from /proc/PID/stat, the state (field 3) into stat_state
 # and the start time (field 22) into stat_start, counted after the command

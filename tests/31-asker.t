@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 begin "$@"
 need_users victim
-plan 18
+plan 19
 
 # Her folder below root's, as /home/NAME is; the victim's, hers alone.
 base=/var/lib/swap-canary.$tag
@@ -217,6 +217,13 @@ else
         box_skip "Ctrl-C at root's terminal ends her held run in a box" "$box_why"
     fi
 fi
+
+# What of hers a flow prints itself (a class run's stderr, a failed run's
+# last lines) goes through printable: no escape, no C1 control in UTF-8,
+# her text and UTF-8 letters kept.
+# shellcheck disable=SC2016 # expanded by that sh
+got=$(printf 'a\033]0;T\007b\302\233[6nc\tok \303\251\n' | sh -c 'box_library=1 box_self=$1; . "$1"; printable' sh "$box" | od -An -c | tr -d '\n' | tr -s ' ')
+is "her text as a flow prints it: control characters gone, the rest kept" "$got" = " a ] 0 ; T b [ 6 n c \t o k 303 251 \n"
 
 # 12-13. Root writes for the victim (her sudo) in the student's folder,
 # which anyone may write, while the student swaps every new name there
