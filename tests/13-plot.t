@@ -7,7 +7,7 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 begin "$@"
-plan 50
+plan 53
 
 plot=$top/scripts/plot
 # Well-formedness needs xmllint; without it those checks skip, and the
@@ -96,6 +96,21 @@ is "a run with -l -i: one heat map, none for the run without" "$(grep -c 'one ac
 l=$(grep -n '^  heat ' "$tmp/timed.txt" | head -n 1 | cut -d: -f1)
 sed "${l}s/ns:/ns: 1/" "$tmp/timed.txt" >"$tmp/badh"
 refused "a heat map line with a count too many" "$l" "$tmp/badh"
+# -l's numbers in a run's records: the same cost panel as its text's, the
+# same share of each step for each kind.
+mkdir "$tmp/l"
+timeout -k 5 "$run_max" "$swap" -l -i 16M --export-csv="$tmp/l/timed.csv" 32M >"$tmp/l/timed.txt"
+shares() { sh "$plot" "$1" | sed -n 's/^<rect class="share".*<title>\(.*\)<\/title>.*/\1/p'; }
+from_text=$(shares "$tmp/l/timed.txt")
+from_csv=$(shares "$tmp/l/timed.csv")
+is "a saved run with -l: a bar for each of its $(grep -c '^  [a-z]* fault ' "$tmp/l/timed.txt") kind lines" \
+    "$(echo "$from_csv" | grep -c .)" -eq "$(grep -c '^  [a-z]* fault ' "$tmp/l/timed.txt")"
+ok "a saved run with -l: each kind's share of each step as its text says ($(echo "$from_csv" | sed 's/.*fault, //' | tr '\n' ' '))" \
+    [ "$from_csv" = "$from_text" ]
+# -v's lines before the report, all of them, are not the report.
+timeout -k 5 "$run_max" "$swap" -v -i 16M 32M >"$tmp/v.txt" 2>&1
+run sh "$plot" "$tmp/v.txt"
+ok "a run with -v: drawn, its $(grep -c '^[a-zA-Z -]*: ' "$tmp/v.txt") lines of -v passed over" clean
 run sh "$plot" -x weeks "$tmp/plain.txt"
 is "-x weeks: exit status 2" "$rc" -eq 2
 ok "-x weeks: nothing on stdout" [ ! -s "$out" ]

@@ -36,7 +36,7 @@ same_state() {
 }
 # shellcheck disable=SC2317 # called by ok
 drawn_rows() {
-    (cd "$rows" && sh "$top/scripts/plot" ./*.txt >"$tmp/rows.svg") && grep -q 'the cost of one access' "$tmp/rows.svg"
+    (cd "$rows" && sh "$top/scripts/plot" ./*.csv >"$tmp/rows.svg") && grep -q 'the cost of one access' "$tmp/rows.svg"
 }
 # shellcheck disable=SC2317 # called by ok
 zswap_alone() { grep -q '^backend ' "$tmp/int.out" && ! grep -Eq '^(swapfile|zram) ' "$tmp/int.out"; }
@@ -179,12 +179,12 @@ case " $want_rows " in
 *) for t in "no readahead" "no minor" "memory"; do skip "zram: $t" "no zram in this kernel"; done ;;
 esac
 as_found "after a run"
-# -s DIR: each row's run, for scripts/plot; a folder that is there already
+# -s DIR: each row's records, for scripts/plot; a folder that is there already
 # is refused.
 saved=$(find "$rows" -mindepth 1 -printf '%f\n' 2>/dev/null | sort | tr '\n' '|')
 want_saved=$(for r in $want_rows; do
     c=$(grep -E "$rowre" "$out" | awk -v r="$r" '$1 == r { print $2 }')
-    if [ "$c" = - ]; then echo "$r.txt"; else echo "$r ($c).txt"; fi
+    if [ "$c" = - ]; then echo "$r.csv"; else echo "$r ($c).csv"; fi
 done | sort | tr '\n' '|')
 ok "-s: a file per row ($saved)" [ "$saved" = "$want_saved" ]
 ok "-s: the rows' files, which scripts/plot draws with their -l panel" drawn_rows
