@@ -254,8 +254,9 @@ guard_test() {
     if [ -S /dev/log ]; then
         skip "$desc: its log" "/dev/log is here: the guard logs to the system log"
     else
-        ok "$desc: no /dev/log, its log in root's state folder ($(grep "swap-box.$otag" "$state_dir/guard.log" 2>/dev/null | tail -n 1 | cut -c1-120))" \
-            grep -q "swap-box.$otag" "$state_dir/guard.log"
+        # (And in the one before it, should the log have just turned.)
+        ok "$desc: no /dev/log, its log in root's state folder ($(grep -h "swap-box.$otag" "$state_dir/guard.log.1" "$state_dir/guard.log" 2>/dev/null | tail -n 1 | cut -c1-120))" \
+            grep -qs "swap-box.$otag" "$state_dir/guard.log.1" "$state_dir/guard.log"
     fi
     pids_gone
 }

@@ -239,7 +239,9 @@ guard_test() {
         own_kill -KILL "$gh"
         return 1
     fi
-    log=$state_dir/guard.log
+    # (The guards' log, and the one before it should it have just turned.)
+    # shellcheck disable=SC2317 # called below
+    guard_lines() { cat "$state_dir/guard.log.1" "$state_dir/guard.log" 2>/dev/null; }
     own_kill -KILL "$gh"
     wait "$gh" 2>/dev/null
     # Tried and denied, again and again (pids.events counts each fork
@@ -247,19 +249,19 @@ guard_test() {
     # shellcheck disable=SC2317 # called through wait_for
     denied() { [ "$(awk '$1 == "max" { print $2 }' "$pc/pids.events" 2>/dev/null)" -ge "$1" ] 2>/dev/null; }
     # shellcheck disable=SC2317 # called through wait_for
-    logged() { grep -q "guard of PID $gh ($gtag): not done yet, trying again: cannot tell what is left: a process it needs could not be started (its pids cgroup, $pc, allows 3 tasks in all)" "$log" 2>/dev/null; }
+    logged() { guard_lines | grep -q "guard of PID $gh ($gtag): not done yet, trying again: cannot tell what is left: a process it needs could not be started (its pids cgroup, $pc, allows 3 tasks in all)"; }
     wait_for logged && wait_for denied 2
     d0=$(awk '$1 == "max" { print $2 }' "$pc/pids.events")
     wait_max=100 wait_for denied $((d0 + 10))
     d1=$(awk '$1 == "max" { print $2 }' "$pc/pids.events")
     # shellcheck disable=SC2317 # called by ok
     held_back() {
-        logged && [ "$d1" -ge $((d0 + 10)) ] && [ "$(grep -c "guard of PID $gh " "$log")" -eq 1 ] &&
+        logged && [ "$d1" -ge $((d0 + 10)) ] && [ "$(guard_lines | grep -c "guard of PID $gh ")" -eq 1 ] &&
             [ -n "$(box_of "$gtag")" ] && [ "$(cat /proc/sys/vm/swappiness)" -eq "$new" ] && return 0
-        echo "log: $(grep "guard of PID $gh " "$log" 2>/dev/null); forks denied: $d0, then $d1; box: $(box_of "$gtag"); vm.swappiness $(cat /proc/sys/vm/swappiness)" >&2
+        echo "log: $(guard_lines | grep "guard of PID $gh "); forks denied: $d0, then $d1; box: $(box_of "$gtag"); vm.swappiness $(cat /proc/sys/vm/swappiness)" >&2
         return 1
     }
-    ok "$desc: its run killed, forks denied ($d1 so far), one line in words, nothing undone yet ($(grep "guard of PID $gh " "$log" | cut -c1-150))" held_back
+    ok "$desc: its run killed, forks denied ($d1 so far), one line in words, nothing undone yet ($(guard_lines | grep "guard of PID $gh " | cut -c1-150))" held_back
     ok "$desc: the guard is still there (PID $g, state $(state_of "$g"))" not dead "$g"
     echo max >"$pc/pids.max"
     t0=$(date +%s)
@@ -274,7 +276,7 @@ guard_test() {
     wait_for sh -c '! pgrep -f "box guard-watch $1\$" >/dev/null' sh "$gtag"
     # shellcheck disable=SC2317 # called by ok
     log_read() {
-        l=$(grep "guard of PID $gh " "$log")
+        l=$(guard_lines | grep "guard of PID $gh ")
         [ "$(echo "$l" | wc -l)" -eq 3 ] && echo "$l" | sed -n 2p | grep -q "it has ended; undoing what it left: box .*swap-box.$gtag" &&
             echo "$l" | sed -n 3p | grep -q "done: box .*swap-box.$gtag removed, $n_in process(es) in it ended .*; vm.swappiness put back to $was" &&
             ! echo "$l" | grep -qi 'fork\|eval' && return 0

@@ -28,7 +28,7 @@ ok "no temporary file, folder or record of an ended run is left" [ -z "$temps" ]
 # Besides what runs own (swap-*), only the container base that
 # TEST_BUILD_STAGE=1 keeps (docs/tests.md), and the guards' log where
 # there is no system log (scripts/undo, guard_log).
-other=$(find "$state_dir" "$work_dir" -mindepth 1 -maxdepth 1 ! -name 'swap-*' ! -name 'container-base.*.tar' ! -name guard.log 2>/dev/null | sort -u)
+other=$(find "$state_dir" "$work_dir" -mindepth 1 -maxdepth 1 ! -name 'swap-*' ! -name 'container-base.*.tar' ! -name guard.log ! -name guard.log.1 2>/dev/null | sort -u)
 ok "nothing else in this user's folders but the kept container base and the guards' log" [ -z "$other" ]
 procs=$(is_swap "$(pgrep -u "$run_uid" -f "^($top/swap|$gated_re)( |\$)" 2>/dev/null)")
 ok "no ./swap process of this checkout is left" [ -z "$procs" ]
