@@ -1208,8 +1208,11 @@ static FILE *export_open(const char *path)
     }
     if (geteuid() != 0)
         return fopen(path, "w");
-    snprintf(dir, sizeof dir, "%.*s", base == NULL ? 1 : base == path ? 1 : (int)(base - path),
-             base == NULL ? "." : path);
+    if (snprintf(dir, sizeof dir, "%.*s", base == NULL ? 1 : base == path ? 1 : (int)(base - path),
+                 base == NULL ? "." : path) >= (int)sizeof dir) {
+        errno = ENAMETOOLONG;
+        die(path);
+    }
     base = base == NULL ? path : base + 1;
     if (*base == '\0') {
         errno = EISDIR;

@@ -15,12 +15,15 @@
 swap_lib_loaded=1
 
 me=box
-say() { printf '%s: %s\n' "$me" "$*" >&2; }
+# (Printable: what it says may hold a name of hers, as the gate read it.)
+say() { printf '%s: %s\n' "$me" "$*" | printable >&2; }
 # printable: its input as it may reach a terminal of root's, less the
 # control characters but tab and newline, and C1's in UTF-8 (\302\200 to
-# \302\237): an escape sequence can make a terminal answer, as if typed.
+# \302\237, until none is left: removing one may join another): an escape
+# sequence can make a terminal answer, as if typed.  (scripts/asker's copy
+# does the same to a run's terminal output.)
 c1=$(printf '\302[\200-\237]')
-printable() { LC_ALL=C tr -d '\000-\010\013-\037\177' | LC_ALL=C sed "s/$c1//g"; }
+printable() { LC_ALL=C tr -d '\000-\010\013-\037\177' | LC_ALL=C sed -e :a -e "s/$c1//g" -e ta; }
 
 # proc_stat PID: from /proc/PID/stat, the state (field 3) into stat_state
 # and the start time (field 22) into stat_start, counted after the command

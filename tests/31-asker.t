@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 begin "$@"
 need_users victim
-plan 19
+plan 20
 
 # Her folder below root's, as /home/NAME is; the victim's, hers alone.
 base=/var/lib/swap-canary.$tag
@@ -220,10 +220,19 @@ fi
 
 # What of hers a flow prints itself (a class run's stderr, a failed run's
 # last lines) goes through printable: no escape, no C1 control in UTF-8,
-# her text and UTF-8 letters kept.
+# her text and UTF-8 letters kept; a C1 inside another, gone too.
 # shellcheck disable=SC2016 # expanded by that sh
-got=$(printf 'a\033]0;T\007b\302\233[6nc\tok \303\251\n' | sh -c 'box_library=1 box_self=$1; . "$1"; printable' sh "$box" | od -An -c | tr -d '\n' | tr -s ' ')
-is "her text as a flow prints it: control characters gone, the rest kept" "$got" = " a ] 0 ; T b [ 6 n c \t o k 303 251 \n"
+got=$(printf 'a\033]0;T\007b\302\233[6nc\tok \303\251 x\302\302\233\233y\n' | sh -c 'box_library=1 box_self=$1; . "$1"; printable' sh "$box" | od -An -c | tr -d '\n' | tr -s ' ')
+is "her text as a flow prints it: control characters gone, the rest kept" "$got" = " a ] 0 ; T b [ 6 n c \t o k 303 251 x y \n"
+
+# A refusal that names her folder, named with an escape sequence: said
+# printable (root alone: her folder is refused).
+esc=$(printf 'E\033]0;T\007')
+as_student mkdir "$hd/$esc" && as_student cp "$hd/canary" "$hd/$esc/x"
+( unset SUDO_UID SUDO_GID && run sh "$box" run 16M "$hd/$esc/x" && cat "$err" >"$tmp/esc.err" )
+# shellcheck disable=SC2016 # expanded by that sh
+ok "a refusal naming her folder, an escape sequence in its name: said without it" \
+    sh -c '[ -s "$1" ] && grep -q "refusing to run" "$1" && ! LC_ALL=C grep -q "$(printf "\033")" "$1"' sh "$tmp/esc.err"
 
 # 12-13. Root writes for the victim (her sudo) in the student's folder,
 # which anyone may write, while the student swaps every new name there
