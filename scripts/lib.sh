@@ -563,6 +563,18 @@ swap_listed() {
     awk -v f="$(printf '%s' "$1" | sed 's/ /\\040/g')" 'NR > 1 && $1 == f { found = 1 } END { exit !found }' /proc/swaps
 }
 
+# swapfile_off FILE: off if on ($sf_was_on 1), then deleted.  2 if swapoff
+# failed (its pages found no room elsewhere): it is kept, for deleted it
+# would stay swap, with no name to turn it off by, until the next boot.
+swapfile_off() {
+    sf_was_on=''
+    if swap_listed "$1"; then
+        swapoff "$1" || return 2
+        sf_was_on=1
+    fi
+    rm -f "$1"
+}
+
 # (A line below /proc/swaps' header: read by the shell.)
 swap_is_on() { { read -r _ && read -r _; } 2>/dev/null </proc/swaps; }
 
