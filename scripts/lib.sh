@@ -42,6 +42,14 @@ proc_stat() {
     done
     stat_start=${stat_rest%% *}
 }
+# running_child PID: a child of this shell that has not ended, told by the
+# shell alone: it starts no process, so reaps none while it looks.  (This
+# shell's PID by /proc/self: in a subshell $$ is the parent's.)
+running_child() {
+    proc_stat "$1" || return 1
+    read -r rc_self _ </proc/self/stat || return 1
+    [ "$stat_state" != Z ] && [ "$stat_ppid" = "$rc_self" ]
+}
 # start_time PID: field 22 of /proc/PID/stat; nothing if there is no PID.
 start_time() { proc_stat "$1" && printf '%s\n' "$stat_start"; }
 # This shell's tag (the lab's, when it sources this file), by the shell's
