@@ -45,6 +45,14 @@ proc_stat() {
     done
     stat_start=${stat_rest%% *}
 }
+# running_child PID: a child of this shell that has not ended, told by the
+# shell alone: it starts no process, so reaps none while it looks.  (This
+# shell's PID by /proc/self: in a subshell $$ is the parent's.)
+running_child() {
+    proc_stat "$1" || return 1
+    read -r rc_self _ </proc/self/stat || return 1
+    [ "$stat_state" != Z ] && [ "$stat_ppid" = "$rc_self" ]
+}
 # start_time PID: field 22 of /proc/PID/stat; nothing if there is no PID.
 start_time() { proc_stat "$1" && printf '%s\n' "$stat_start"; }
 # This shell's tag (the lab's, when it sources this file), by the shell's
@@ -564,6 +572,18 @@ box_left() {
 # \040: compared as a string, never as a pattern.
 swap_listed() {
     awk -v f="$(printf '%s' "$1" | sed 's/ /\\040/g')" 'NR > 1 && $1 == f { found = 1 } END { exit !found }' /proc/swaps
+}
+
+# swapfile_off FILE: off if on ($sf_was_on 1), then deleted.  2 if swapoff
+# failed (its pages found no room elsewhere): it is kept, for deleted it
+# would stay swap, with no name to turn it off by, until the next boot.
+swapfile_off() {
+    sf_was_on=''
+    if swap_listed "$1"; then
+        swapoff "$1" || return 2
+        sf_was_on=1
+    fi
+    rm -f "$1"
 }
 
 # (A line below /proc/swaps' header: read by the shell.)

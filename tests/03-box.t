@@ -16,9 +16,9 @@ need_swap
 plan 13
 
 zswap=$(cat /sys/module/zswap/parameters/enabled 2>/dev/null)
-out_before=$(vmstat pswpout) zswp_before=$(vmstat zswpout) zero_before=$(vmstat swpout_zero)
+out_before=$(vmstat_count pswpout) zswp_before=$(vmstat_count zswpout) zero_before=$(vmstat_count swpout_zero)
 run sh "$box" run 64M "$swap"
-out_after=$(vmstat pswpout) zswp_after=$(vmstat zswpout) zero_after=$(vmstat swpout_zero)
+out_after=$(vmstat_count pswpout) zswp_after=$(vmstat_count zswpout) zero_after=$(vmstat_count swpout_zero)
 show_run
 
 is "exit status 0 (every page read back intact)" "$rc" -eq 0
@@ -30,18 +30,18 @@ ok "nothing on stderr" [ ! -s "$err" ]
 # the box's memory.current 63.9 MB, its memory.stat file 56 kB;
 # docs/answers.md, answer 2).  That part is resident before the first
 # write: the start line's RSS (rounded down, so one MB more).
-base=$(( $(field 1 rss) + 1 ))
-is "after writing: RSS at most 64 MB + what was resident at the start ($base MB)" "$(field 2 rss)" -le $((64 + base))
-is "after writing: at least 150 MB in swap" "$(field 2 swap)" -ge 150
-is "after reading: RSS at most 64 MB + what was resident at the start ($base MB)" "$(field 3 rss)" -le $((64 + base))
-m2=$(field 2 major) m3=$(field 3 major)
+base=$(( $(reported 1 rss) + 1 ))
+is "after writing: RSS at most 64 MB + what was resident at the start ($base MB)" "$(reported 2 rss)" -le $((64 + base))
+is "after writing: at least 150 MB in swap" "$(reported 2 swap)" -ge 150
+is "after reading: RSS at most 64 MB + what was resident at the start ($base MB)" "$(reported 3 rss)" -le $((64 + base))
+m2=$(reported 2 major) m3=$(reported 3 major)
 # Every page comes back, at most 2^page-cluster per fault: at least half
 # of that many faults (8,192 of 4 KiB pages, 2,048 of 16 KiB ones).
 npages=$((268435456 / $(getconf PAGESIZE))) cluster=$(cat /proc/sys/vm/page-cluster)
 is "the read step adds at least $((npages / (2 << cluster))) major faults (half of $npages pages / 2^$cluster)" \
     "$((${m3:-0} - ${m2:-0}))" -ge $((npages / (2 << cluster)))
 
-plain=$(field 3 seconds "$tmp/plain") boxed=$(field 3 seconds)
+plain=$(reported 3 seconds "$tmp/plain") boxed=$(reported 3 seconds)
 lim=$(runner_limit_mb)
 if [ -n "$lim" ] && [ "$lim" -lt 288 ]; then
     skip "reading back in the box is slower than plainly" "this runner is itself limited to $lim MB: its plain run swaps too"
@@ -49,7 +49,7 @@ else
     ok "reading back in the box ($boxed s) is slower than plainly ($plain s)" seconds_gt "$boxed" "$plain"
 fi
 
-pages=$(($(field 2 swap) * 1048576 / $(getconf PAGESIZE)))
+pages=$(($(reported 2 swap) * 1048576 / $(getconf PAGESIZE)))
 written=$((out_after - out_before))
 diag "pswpout +$written, swpout_zero +$((${zero_after:-0} - ${zero_before:-0})), zswpout +$((${zswp_after:-0} - ${zswp_before:-0})), pages in swap after writing: $pages"
 zero=$((${zero_after:-0} - ${zero_before:-0}))

@@ -12,7 +12,7 @@ for case in 64M:64 1G:1024; do
     run "$swap" "$size"
     is "$size: exit status 0" "$rc" -eq 0
     ok "$size: the label says 'after writing $mb MB:'" line_is 2 "^after writing $mb MB: "
-    is "$size: after writing, RSS at least $mb MB (less $(rss_lag_mb) MB the count may lag)" "$(field 2 rss)" -ge $((mb - $(rss_lag_mb)))
+    is "$size: after writing, RSS at least $mb MB (less $(rss_lag_mb) MB the count may lag)" "$(reported 2 rss)" -ge $((mb - $(rss_lag_mb)))
 done
 
 page=$(getconf PAGESIZE)

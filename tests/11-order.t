@@ -46,14 +46,14 @@ plain_checks() {
     # is resident after reading then depends on the order.)
     lim=$(runner_limit_mb)
     run "$swap" -o forward 64M
-    fwd=$(field 3 rss)
+    fwd=$(reported 3 rss)
     run "$swap" -o random 64M
     is "plain, random: exit status 0" "$rc" -eq 0
     if [ -n "$lim" ] && [ "$lim" -lt 96 ]; then
         skip "plain, random: RSS after reading at most 2 MB above forward's" "this runner is itself limited to $lim MB: the plain runs swap"
     else
         is "plain, random: RSS after reading at most 2 MB above forward's ($fwd MB)" \
-            "$(field 3 rss)" -le $((fwd + 2))
+            "$(reported 3 rss)" -le $((fwd + 2))
     fi
 }
 
@@ -86,7 +86,7 @@ boxed() {
     is "$order${*:+ $*}, $size_mb MB in a $box_mb MB box: exit status 0 (every page read back intact)" "$rc" -eq 0
     [ "$rc" -eq 0 ] || show_run >&2
     diag "$(tail -n 2 "$out")"
-    reads=$(($(field 3 major) - $(field 2 major)))
+    reads=$(($(reported 3 major) - $(reported 2 major)))
 }
 # What is resident is at most a quarter of the mapping, 16 of the 64 marks;
 # as many marks as the run's own RSS line says, within 2 MB (the line's
@@ -96,7 +96,7 @@ boxed() {
 # is 1 MB of 64 MB, half a MB of 32).  resident_marks N: RSS of the N-th
 # line of the lesson, in marks.
 marks() { echo $(( $1 * 64 / size_mb )); }
-resident_marks() { marks "$(field "$1" rss)"; }
+resident_marks() { marks "$(reported "$1" rss)"; }
 lag=$(marks "$(rss_lag_mb)")
 near=$(( $(marks 2) + lag ))
 
@@ -104,7 +104,7 @@ boxed forward -m -v; m_reads=$reads
 cp "$out" "$tmp/forward"
 w=$(strip 2) want=$(resident_marks 2)
 ram=$(( $(count "$w" '#') + $(count "$w" ':') ))
-is "forward's map after writing: $want marks in RAM for its $(field 2 rss) MB resident, within 2 MB ($ram: [$w])" \
+is "forward's map after writing: $want marks in RAM for its $(reported 2 rss) MB resident, within 2 MB ($ram: [$w])" \
     "$(( ram > want ? ram - want : want - ram ))" -le "$near"
 # (The first half all in swap, the last marks all in RAM or partly; between
 # them, on 64 KiB pages, a stray mark of swap cache may sit either way.  At
@@ -130,7 +130,7 @@ ends=$(( $(count "$r" '#') + $(count "$r" ':') ))
 slack=$((3 + lag))
 is "reverse's map: the tail still in RAM after its first quarter, as many of the last 17 marks as RSS says ($q_marks), within $slack ([$q])" \
     "$tail_ram" -ge $((q_marks - slack))
-is "reverse's map: at the end $ends resident marks for $(field 3 rss) MB ($want marks), within $slack ([$r])" \
+is "reverse's map: at the end $ends resident marks for $(reported 3 rss) MB ($want marks), within $slack ([$r])" \
     "$(( ends > want ? ends - want : want - ends ))" -le "$slack"
 
 # After a random read the share still resident is spread over the whole

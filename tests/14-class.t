@@ -12,7 +12,7 @@ plan 21
 # (The OOM kill count and the free swap are the machine's: its turn.)
 swap_lock
 
-oom() { vmstat oom_kill; }
+oom() { vmstat_count oom_kill; }
 
 # Free swap and the OOM kill count are the machine's: another user's runs
 # (another user's tests take no turn of ours) move them while the class

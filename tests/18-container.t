@@ -185,8 +185,8 @@ if want_swap; then
 fi
 finished plain
 is "plainly: exit 0" "$rc" -eq 0
-is "plainly: RSS at least 256 MB after writing" "$(field 2 rss)" -ge 256
-is "plainly: no swap" "$(field 3 swap)" -eq 0
+is "plainly: RSS at least 256 MB after writing" "$(reported 2 rss)" -ge 256
+is "plainly: no swap" "$(reported 3 swap)" -eq 0
 [ "$failures" -eq 0 ] || show_run >&2
 
 if ! want_swap; then
@@ -197,10 +197,10 @@ finished boxed
 show_run
 in_box="-m ${box_mb}m --memory-swap 1g, $run_mb MB"
 is "$in_box: exit 0 (every page read back intact)" "$rc" -eq 0
-is "$in_box: RSS at most $box_mb MB after writing" "$(field 2 rss)" -le "$box_mb"
-is "$in_box: at least $((run_mb * 5 / 8)) MB in swap after writing" "$(field 2 swap)" -ge $((run_mb * 5 / 8))
+is "$in_box: RSS at most $box_mb MB after writing" "$(reported 2 rss)" -le "$box_mb"
+is "$in_box: at least $((run_mb * 5 / 8)) MB in swap after writing" "$(reported 2 swap)" -ge $((run_mb * 5 / 8))
 npages=$((run_mb * 1048576 / $(getconf PAGESIZE))) cluster=$(cat /proc/sys/vm/page-cluster)
-m2=$(field 2 major) m3=$(field 3 major)
+m2=$(reported 2 major) m3=$(reported 3 major)
 is "$in_box: the read step adds at least $((npages / (2 << cluster))) major faults" \
     "$((${m3:-0} - ${m2:-0}))" -ge $((npages / (2 << cluster)))
 ok "-v names the $box_mb MB limit" grep -qx "memory limit:   $box_mb MB" "$out"

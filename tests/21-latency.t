@@ -189,7 +189,7 @@ for i in 1 2; do
     sh "$box" run "${box_mb}M" "$swap" "${run_mb}M" >"$tmp/p$i" 2>"$err" || show_run >&2
 done
 out=$tmp/l1
-read_majflt=$(( $(field 3 major) - $(field 2 major) ))
+read_majflt=$(( $(reported 3 major) - $(reported 2 major) ))
 majors=$(n_of "$out" read major)
 diag "$(cat "$out")"
 is "box -l: the write step's kinds add up to its $nrun pages" "$(kinds "$out" writ)" -eq "$nrun"
@@ -222,7 +222,7 @@ if traced; then
 else
     is "box -l: the major faults ($pct % of the read step's accesses) hold three times that of its time ($share %)" "${share:-0}" -ge $((3 * pct))
 fi
-f() { echo $(( $(field 3 major "$1") - $(field 2 major "$1") )); }
+f() { echo $(( $(reported 3 major "$1") - $(reported 2 major "$1") )); }
 l1=$(f "$tmp/l1") l2=$(f "$tmp/l2") p1=$(f "$tmp/p1") p2=$(f "$tmp/p2")
 noise=$((p1 > p2 ? p1 - p2 : p2 - p1))
 lo=$((l1 < l2 ? l1 : l2)) hi=$((l1 > l2 ? l1 : l2)) plo=$((p1 < p2 ? p1 : p2)) phi=$((p1 > p2 ? p1 : p2))

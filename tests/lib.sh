@@ -5,8 +5,10 @@ set -u
 _lib=$(dirname "$0")
 # shellcheck source=tests/census.sh
 . "$_lib/census.sh"
-# shellcheck source=scripts/report
-. "$_lib/../scripts/report"
+# The scripts' library (scripts/report's reader, proc_stat, running_child).
+swap_scripts=$_lib/../scripts
+# shellcheck source=scripts/lib.sh
+. "$swap_scripts/lib.sh"
 # shellcheck source=tests/lib/tap.sh
 . "$_lib/lib/tap.sh"
 # shellcheck source=tests/lib/setup.sh
@@ -15,5 +17,9 @@ _lib=$(dirname "$0")
 . "$_lib/lib/users.sh"
 # shellcheck source=tests/lib/hold.sh
 . "$_lib/lib/hold.sh"
+# shellcheck source=tests/lib/procs.sh
+. "$_lib/lib/procs.sh"
+# shellcheck source=tests/lib/term.sh
+. "$_lib/lib/term.sh"
 # shellcheck source=tests/lib/wait.sh
 . "$_lib/lib/wait.sh"

@@ -94,9 +94,9 @@ ran_out() {
 }
 show_run() { diag "exit $rc; stdout:" "$(cat "$out")" "stderr:" "$(cat "$err")"; }
 
-# field LINE WHAT [FILE]: rss, swap, major or seconds of line 1-3 of the
+# reported LINE WHAT [FILE]: rss, swap, major or seconds of line 1-3 of the
 # report, as the scripts read it.
-field() {
+reported() {
     awk -v n="$1" -v what="$2" "$report_awk"'
         report($0) && R_label ~ /^(start|after)/ {
             L[++k] = what == "rss" ? R_rss : what == "swap" ? R_swap : what == "major" ? R_major : R_seconds
@@ -104,7 +104,7 @@ field() {
         END { i = (k > 3 ? k - 3 : 0) + n; if (i <= k) print L[i] }' "${3:-$out}"
 }
 seconds_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
-vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+vmstat_count() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 # strips FILE: its page maps (-m); strip N [FILE]: the Nth; count TEXT CHARS.
 strips() { grep -c '^          \[[# .:]*\]$' "$1"; }
 strip() { grep '^          \[[# .:]*\]$' "${2:-$out}" | sed -n "$1p" | sed 's/^ *\[//; s/\]$//'; }

@@ -30,9 +30,8 @@ as_victim() { (cd / && exec runuser -u "$victim" -- env -i PATH=/usr/bin:/bin HO
 
 # remove_student NAME TAG: her, her processes, files (removed as her: no
 # link of hers followed), cgroups, the test's swap-canary.TAG folders.
-# shellcheck disable=SC1090 # scripts/box, for its cgroup readers
-remove_student() { (box_library=1 box_self=$box && . "$box" && remove_student_in "$@"); }
-remove_student_in() {
+# (A subshell: its names stay its own.)
+remove_student() (
     # (kill -1 as her, one call: no list of PIDs her shells may reap.)
     runuser -u "$1" -- kill -KILL -1 2>/dev/null
     i=0
@@ -48,15 +47,14 @@ remove_student_in() {
     done
     userdel "$1" 2>/dev/null
     ! id -u "$1" >/dev/null 2>&1
-}
+)
 # sweep_users: the users of killed tests (test-user.TAG.KIND, its owner
 # gone), removed; only swap-student-N, from UID 1000 up.
 sweep_users() {
     for _su in "$state_dir"/test-user.*.*.*; do
         { [ -f "$_su" ] && [ ! -L "$_su" ]; } || continue
         _st=${_su##*/test-user.} _st=${_st%.*}
-        # shellcheck disable=SC1090 # scripts/box, for owner_alive
-        (box_library=1 box_self=$box && . "$box" && ! owner_alive "$_st") || continue
+        ! owner_alive "$_st" || continue
         _su_name=$(head -c 64 "$_su" | head -n 1)
         case ${_su_name#swap-student-} in "$_su_name"|''|*[!0-9]*) continue ;; esac
         _su_uid=$(id -u "$_su_name" 2>/dev/null) && [ "$_su_uid" -lt 1000 ] && continue
