@@ -144,11 +144,14 @@ static void usage(void)
            "            (RFC 4180: a header row, CRLF line ends) or json (JSON Lines):\n"
            "            step (start, write, read), bytes (of the step, done so far),\n"
            "            rss_kb, swap_kb, major_faults, minor_faults, seconds, order;\n"
-           "            with -m, pages_in_ram, pages_in_swap, pages_untouched; with\n"
-           "            -l, for each KIND (no_fault, minor_fault, major_fault),\n"
-           "            KIND_count, KIND_median_ns, KIND_p99_ns, KIND_max_ns and\n"
-           "            KIND_total_ns on the line that ends a step.  -v's lines go to\n"
-           "            stderr; the maps, -l's lines and the heat lines are not printed\n"
+           "            with -m, pages_in_ram, pages_in_swap, pages_untouched and\n"
+           "            page_map (the map's marks); with -l, for each KIND (no_fault,\n"
+           "            minor_fault, major_fault), KIND_count, KIND_median_ns,\n"
+           "            KIND_p99_ns, KIND_max_ns and KIND_total_ns on the line that\n"
+           "            ends a step; with -l and -i, KIND_heat: the accesses since the\n"
+           "            line before per power of two, 2^3 to 2^33 ns.  -v's lines go\n"
+           "            to stderr; the maps, -l's lines and the heat lines are not\n"
+           "            printed\n"
            "  --export-csv=FILE\n"
            "  --export-json=FILE\n"
            "            also write the records to FILE, as csv or as json, whatever\n"
@@ -483,16 +486,19 @@ static double clock_read(struct clock c)
     return now() - c.start - (aside_seconds - c.aside_seconds);
 }
 
+#define MAP_WIDTH 64            /* marks in a strip of -m's map, at most */
+
 /* The line being printed, for its record (--format, --export-*): what
- * report was told, print_line's numbers, and map_line's counts. */
+ * report was told, print_line's numbers, and map_line's counts and strip. */
 static struct {
     const char *step;           /* "start", "write" or "read" */
     unsigned long long bytes;   /* of the step, done so far */
     int ends_step;              /* the step's last line: -l's numbers */
     long rss_kb, swap_kb, major, minor;
     double seconds;
-    int mapped;                 /* the counts below were read (-m) */
+    int mapped;                 /* the counts and strip below were read (-m) */
     size_t ram, swapped, untouched;
+    char strip[MAP_WIDTH + 1];  /* the map's marks, as its text shows them */
 } row;
 
 /* ------------------------------------------------------- page map (-m) */
@@ -505,7 +511,6 @@ static struct {
 #ifndef PAGEMAP_PATH
 #define PAGEMAP_PATH "/proc/self/pagemap"
 #endif
-#define MAP_WIDTH 64
 #define PM_PRESENT (1ULL << 63)
 #define PM_SWAPPED (1ULL << 62)
 
@@ -556,7 +561,7 @@ static char map_mark(size_t ram, size_t swapped, size_t untouched)
 static void map_line(void)
 {
     uint64_t entries[512];
-    char strip[MAP_WIDTH + 1];
+    char *strip = row.strip;
     size_t cell = 0, ram = 0, swapped = 0, untouched = 0;
     off_t first;
     double t;
@@ -633,6 +638,7 @@ static void read_status(long *rss_kb, long *swap_kb)
 }
 
 static void heat_lines(void);
+static void heat_restart(void);
 static void pause_here(void);
 static void record_line(void);
 
@@ -754,12 +760,15 @@ static void print_line(const char *label, double seconds)
 }
 
 /* An interval ends at each line: -m draws where the pages are now, -l -i
- * the heat of the accesses since the last line (and starts counting
- * afresh).  Skip it and the next interval's counts start too early. */
+ * the heat of the accesses since the last line, the record carries both,
+ * and the heat starts counting afresh.  Skip it and the next interval's
+ * counts start too early. */
 static void end_interval(void)
 {
     map_line();
     heat_lines();
+    record_line();
+    heat_restart();
 }
 
 /* A line: the text's, its interval's end, its record.  step and bytes say
@@ -774,7 +783,6 @@ static void report(const char *label, const char *step, unsigned long long bytes
     row.mapped = 0;
     print_line(label, seconds);
     end_interval();
-    record_line();
 }
 
 /* -i STEP: where the next progress line of a step is due.  The loops only
@@ -1009,11 +1017,11 @@ static const char *duration_text(char *buf, size_t len, uint64_t ns, int width)
 
 /* After each line of -l -i: for each kind of access in the interval since
  * the line before, its counts per power of two, from the first non-empty
- * one to the last ("2^13..2^15 ns: 12 340 5"); then the interval begins
- * anew.  Kinds that did not happen get no line. */
+ * one to the last ("2^13..2^15 ns: 12 340 5").  Kinds that did not
+ * happen get no line.  (end_interval begins the interval anew.) */
 static void heat_lines(void)
 {
-    if (!latency.heat)
+    if (!latency.heat || output.format != TEXT)
         return;
     for (int k = 0; k < KINDS; k++) {
         const uint64_t *c = latency.interval[k];
@@ -1030,8 +1038,12 @@ static void heat_lines(void)
             printf(" %llu", (unsigned long long)c[b]);
         putchar('\n');
     }
-    memset(latency.interval, 0, sizeof(latency.interval));
     fflush(stdout);
+}
+
+static void heat_restart(void)
+{
+    memset(latency.interval, 0, sizeof(latency.interval));
 }
 
 /* After a step: a line for each kind of access that happened in it. */
@@ -1061,10 +1073,12 @@ static void latency_lines(double step_seconds)
 
 /* A record per line of the text, to stdout (--format=csv or json) and to
  * the files of --export-csv and --export-json.  CSV: RFC 4180, a header
- * row, each row ended by CRLF; no field needs quoting.  JSON: JSON Lines,
- * an object per line, its keys the CSV's header.  A value that a line has
- * not got (-l's before a step's end, a map that could not be read) is an
- * empty field, or null. */
+ * row, each row ended by CRLF; no field holds a comma or a quote, and the
+ * two that hold blanks (-m's strip, -l -i's counts) are quoted, so that
+ * no reader trims the strip's blanks at its ends.  JSON: JSON Lines, an
+ * object per line, its keys the CSV's header; the counts an array.  A
+ * value that a line has not got (-l's before a step's end, a map that
+ * could not be read) is an empty field, or null. */
 static struct {
     struct sink {
         FILE *f;
@@ -1075,18 +1089,21 @@ static struct {
     enum order order;
 } records;
 
-#define COLUMNS 32              /* 8, 3 more with -m, 15 more with -l */
+#define COLUMNS 32              /* 8, 4 more with -m, 15 more with -l, 3 with -l -i */
+
+/* What a value is: how each format writes it. */
+enum value { NUMBER, WORD, MARKS, NUMBERS };
 
 struct column {
     char name[24];
-    char value[32];             /* "": none */
-    int text;                   /* a string, not a number (JSON quotes it) */
+    char value[HEAT_BUCKETS * 21 + 1];  /* "": none; NUMBERS: blank-separated */
+    enum value type;
 };
 
-static void column(struct column *c, size_t *n, const char *name, int text, const char *fmt, ...)
+static void column(struct column *c, size_t *n, const char *name, enum value type, const char *fmt, ...)
 {
     snprintf(c[*n].name, sizeof(c[*n].name), "%s", name);
-    c[*n].text = text;
+    c[*n].type = type;
     c[*n].value[0] = '\0';
     if (fmt != NULL) {
         va_list ap;
@@ -1104,18 +1121,19 @@ static size_t row_columns(struct column *c)
     static const char *const kinds[KINDS] = { "no_fault", "minor_fault", "major_fault" };
     size_t n = 0;
 
-    column(c, &n, "step", 1, "%s", row.step != NULL ? row.step : "");
-    column(c, &n, "bytes", 0, "%llu", row.bytes);
-    column(c, &n, "rss_kb", 0, "%ld", row.rss_kb);
-    column(c, &n, "swap_kb", 0, "%ld", row.swap_kb);
-    column(c, &n, "major_faults", 0, "%ld", row.major);
-    column(c, &n, "minor_faults", 0, "%ld", row.minor);
-    column(c, &n, "seconds", 0, "%.9f", row.seconds);
-    column(c, &n, "order", 1, "%s", order_names[records.order]);
+    column(c, &n, "step", WORD, "%s", row.step != NULL ? row.step : "");
+    column(c, &n, "bytes", NUMBER, "%llu", row.bytes);
+    column(c, &n, "rss_kb", NUMBER, "%ld", row.rss_kb);
+    column(c, &n, "swap_kb", NUMBER, "%ld", row.swap_kb);
+    column(c, &n, "major_faults", NUMBER, "%ld", row.major);
+    column(c, &n, "minor_faults", NUMBER, "%ld", row.minor);
+    column(c, &n, "seconds", NUMBER, "%.9f", row.seconds);
+    column(c, &n, "order", WORD, "%s", order_names[records.order]);
     if (records.map) {
-        column(c, &n, "pages_in_ram", 0, row.mapped ? "%zu" : NULL, row.ram);
-        column(c, &n, "pages_in_swap", 0, row.mapped ? "%zu" : NULL, row.swapped);
-        column(c, &n, "pages_untouched", 0, row.mapped ? "%zu" : NULL, row.untouched);
+        column(c, &n, "pages_in_ram", NUMBER, row.mapped ? "%zu" : NULL, row.ram);
+        column(c, &n, "pages_in_swap", NUMBER, row.mapped ? "%zu" : NULL, row.swapped);
+        column(c, &n, "pages_untouched", NUMBER, row.mapped ? "%zu" : NULL, row.untouched);
+        column(c, &n, "page_map", MARKS, row.mapped ? "%s" : NULL, row.strip);
     }
     for (int k = 0; latency.on && k < KINDS; k++) {
         const struct histogram *h = &latency.kind[k];
@@ -1125,35 +1143,56 @@ static size_t row_columns(struct column *c)
         char name[24];
 
         snprintf(name, sizeof(name), "%s_count", kinds[k]);
-        column(c, &n, name, 0, all, (unsigned long long)h->n);
+        column(c, &n, name, NUMBER, all, (unsigned long long)h->n);
         snprintf(name, sizeof(name), "%s_median_ns", kinds[k]);
-        column(c, &n, name, 0, some, (unsigned long long)histogram_quantile(h, 0.5));
+        column(c, &n, name, NUMBER, some, (unsigned long long)histogram_quantile(h, 0.5));
         snprintf(name, sizeof(name), "%s_p99_ns", kinds[k]);
-        column(c, &n, name, 0, some, (unsigned long long)histogram_quantile(h, 0.99));
+        column(c, &n, name, NUMBER, some, (unsigned long long)histogram_quantile(h, 0.99));
         snprintf(name, sizeof(name), "%s_max_ns", kinds[k]);
-        column(c, &n, name, 0, some, (unsigned long long)h->max_ns);
+        column(c, &n, name, NUMBER, some, (unsigned long long)h->max_ns);
         snprintf(name, sizeof(name), "%s_total_ns", kinds[k]);
-        column(c, &n, name, 0, all, (unsigned long long)h->total_ns);
+        column(c, &n, name, NUMBER, all, (unsigned long long)h->total_ns);
+    }
+    /* -l -i: the interval's counts per power of two, 2^3 ns to 2^33 ns,
+     * every one (a kind that did not happen: all 0); the heat lines show
+     * those from the first non-empty to the last. */
+    for (int k = 0; latency.heat && k < KINDS; k++) {
+        char name[24], counts[HEAT_BUCKETS * 21 + 1];
+        size_t len = 0;
+
+        for (int b = 0; b < HEAT_BUCKETS; b++)
+            len += (size_t)snprintf(counts + len, sizeof(counts) - len, "%s%llu", b == 0 ? "" : " ",
+                                    (unsigned long long)latency.interval[k][b]);
+        snprintf(name, sizeof(name), "%s_heat", kinds[k]);
+        column(c, &n, name, NUMBERS, "%s", counts);
     }
     return n;
 }
 
 /* One row (or the header's) to one stream, flushed at once, as the text's
  * lines are: a run the kernel kills leaves every record already reached.
- * The strings are the program's own words: none needs escaping. */
+ * The strings are the program's own words and marks: none needs escaping. */
 static void record_write(const struct sink *s, const struct column *c, size_t n, int header)
 {
     for (size_t i = 0; i < n; i++) {
-        const char *sep = i == 0 ? "" : ",";
+        const char *sep = i == 0 ? "" : ",", *v = c[i].value;
+        int quoted = c[i].type == MARKS || c[i].type == NUMBERS;
 
-        if (s->format == CSV)
-            fprintf(s->f, "%s%s", sep, header ? c[i].name : c[i].value);
-        else if (c[i].value[0] == '\0')
+        if (s->format == CSV && (header || v[0] == '\0' || !quoted))
+            fprintf(s->f, "%s%s", sep, header ? c[i].name : v);
+        else if (s->format == CSV)
+            fprintf(s->f, "%s\"%s\"", sep, v);
+        else if (v[0] == '\0')
             fprintf(s->f, "%s\"%s\":null", i == 0 ? "{" : sep, c[i].name);
-        else if (c[i].text)
-            fprintf(s->f, "%s\"%s\":\"%s\"", i == 0 ? "{" : sep, c[i].name, c[i].value);
+        else if (c[i].type == NUMBERS) {
+            fprintf(s->f, "%s\"%s\":[", i == 0 ? "{" : sep, c[i].name);
+            for (; *v != '\0'; v++)
+                putc(*v == ' ' ? ',' : *v, s->f);
+            putc(']', s->f);
+        } else if (c[i].type != NUMBER)
+            fprintf(s->f, "%s\"%s\":\"%s\"", i == 0 ? "{" : sep, c[i].name, v);
         else
-            fprintf(s->f, "%s\"%s\":%s", i == 0 ? "{" : sep, c[i].name, c[i].value);
+            fprintf(s->f, "%s\"%s\":%s", i == 0 ? "{" : sep, c[i].name, v);
     }
     fputs(s->format == CSV ? "\r\n" : "}\n", s->f);
     if (fflush(s->f) == EOF || ferror(s->f))
@@ -1178,8 +1217,9 @@ static void records_add(FILE *f, enum format format, const char *name)
     records.sink[records.sinks] = (struct sink){ f, format, name };
     if (format == CSV) {
         struct column c[COLUMNS];
+        size_t n = row_columns(c);
 
-        record_write(&records.sink[records.sinks], c, row_columns(c), 1);
+        record_write(&records.sink[records.sinks], c, n, 1);
     }
     records.sinks++;
 }
@@ -1899,9 +1939,9 @@ int main(int argc, char *argv[])
 
     opt = parse_args(argc, argv);
     latency.on = opt.latency;
-    /* Heat lines and the live view are the text's alone; paused, each line
-     * is a place the run stopped at, and they all stay. */
-    latency.heat = opt.latency && opt.step != 0 && output.format == TEXT;
+    /* The live view is the text's alone; paused, each line is a place the
+     * run stopped at, and they all stay. */
+    latency.heat = opt.latency && opt.step != 0;
     live.on = output.format == TEXT && live_wanted(opt.pause ? 0 : opt.live, opt.step);
     pausing.on = opt.pause;
     pausing.tty = isatty(STDIN_FILENO);

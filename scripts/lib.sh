@@ -7,7 +7,7 @@
 # (scripts/lab, cache-vs-anon, backends) and the tests source in turn,
 # with box_library=1 and box_self set to its path (box finds this folder
 # from it: swap_scripts).  It loads the rooms the flows share with box:
-#   scripts/report  how a line of swap's report is read (report_line);
+#   scripts/report  how swap's records are read (record_line);
 #   scripts/gate    what root runs for somebody, and with whose rights;
 #   scripts/undo    the records' kinds, the sweep, and the guard.
 # shellcheck shell=sh disable=SC2034,SC2154 # (its names are shared with the scripts that source it)

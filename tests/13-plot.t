@@ -3,11 +3,13 @@
 # RSS, swap and major faults for every run, named by its file, and so do
 # runs saved as records (FILE.csv), as their text would; input that is not
 # swap's output is refused with the file and line, and no partial SVG.
-# make plot's way (lab plot) writes the figure; the committed figures parse.
+# make plot's way (lab plot) writes the figure from its runs' records, page
+# maps and heat maps too; no other script reads swap's text; the committed
+# figures parse.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 begin "$@"
-plan 53
+plan 59
 
 plot=$top/scripts/plot
 # Well-formedness needs xmllint; without it those checks skip, and the
@@ -136,6 +138,26 @@ ok "two saved runs: the legend names each by its file, less .csv" both_named
 sh "$plot" "$tmp/plain.csv" >"$tmp/from-csv.svg" 2>&1
 sh "$plot" "$tmp/text/plain.txt" >"$tmp/from-text.svg" 2>&1
 ok "a saved run is drawn as the text of the same run is (the same SVG)" cmp -s "$tmp/from-csv.svg" "$tmp/from-text.svg"
+# -m and -l -i in a saved run: the page map and the heat map its text
+# gives, cell for cell (the records carry the strip and the counts).
+mkdir "$tmp/mh"
+"$swap" -m -l -i 8M --export-csv="$tmp/mh/run.csv" 32M >"$tmp/mh/run.txt"
+cells_of() { sh "$plot" "$1" 2>&1 | grep -E "^<rect class=\"$2\""; }
+# shellcheck disable=SC2317 # called by ok
+same_cells() { [ -s "$1" ] && cmp -s "$1" "$2"; }
+cells_of "$tmp/mh/run.csv" map >"$tmp/mh/csv.map"
+cells_of "$tmp/mh/run.txt" map >"$tmp/mh/txt.map"
+ok "a saved run with -m: its page map as its text's ($(grep -c . "$tmp/mh/csv.map") cells)" \
+    same_cells "$tmp/mh/csv.map" "$tmp/mh/txt.map"
+cells_of "$tmp/mh/run.csv" heat >"$tmp/mh/csv.heat"
+cells_of "$tmp/mh/run.txt" heat >"$tmp/mh/txt.heat"
+ok "a saved run with -l -i: its heat map as its text's ($(grep -c . "$tmp/mh/csv.heat") cells)" \
+    same_cells "$tmp/mh/csv.heat" "$tmp/mh/txt.heat"
+# (A strip of other marks, a count too few: refused, at the record.)
+awk 'NR == 3 { sub(/,"#/, ",\"x") } { print }' "$tmp/mh/run.csv" >"$tmp/mh/marks.csv"
+refused "a .csv whose page map holds another mark" 3 "$tmp/mh/marks.csv"
+awk 'NR == 3 { sub(/ [0-9]+"/, "\"") } { print }' "$tmp/mh/run.csv" >"$tmp/mh/few.csv"
+refused "a .csv with 30 heat counts of 31" 3 "$tmp/mh/few.csv"
 # A class: thirty saved runs (copies of one, under thirty names), drawn
 # with every run named, each label inside the figure and clear of every
 # other, and each run told apart by its colour and its mark.
@@ -187,6 +209,13 @@ refused "a .csv of other columns (a class's table)" 1 "$tmp/class.csv"
 head -n 5 "$tmp/plain.csv" >"$tmp/cut.csv"
 refused "a .csv that ends before its last read record" 5 "$tmp/cut.csv"
 
+# The one reader of swap's text is plot's, for runs saved as text: no
+# other script uses report_awk or report_line (the scripts read records).
+# shellcheck disable=SC2016 # a pattern, not an expansion
+readers=$(grep -lE 'report_awk|report_line|report\(\$0\)' "$top"/scripts/* | sed "s|^$top/||" |
+    grep -vx -e scripts/plot -e scripts/report | tr '\n' ' ')
+ok "no script but plot reads swap's text${readers:+ (not: $readers)}" [ -z "$readers" ]
+
 # The committed figures.
 bad='' nfig=0
 for f in "$top"/docs/*.svg; do
@@ -201,7 +230,7 @@ else ok "the committed figures in docs/ are well-formed" [ -z "$bad" ]; fi
 # make plot's way: a plain and a boxed run, drawn.
 if ! { how=$(sh "$box" how) && want_swap; }; then
     why=${swap_why:-no way to make a memory box: ${how#none: }}
-    for t in "lab plot: exit status 0" "lab plot: a boxed run drawn" "lab plot: RSS held at the box" "lab plot: seconds" "lab plot: the boxed read wider"; do
+    for t in "lab plot: exit status 0" "lab plot: a boxed run drawn" "lab plot: a page map and a heat map per run" "lab plot: RSS held at the box" "lab plot: seconds" "lab plot: the boxed read wider"; do
         box_skip "$t" "$why"
     done
     done_testing
@@ -211,19 +240,23 @@ small_box
 # (OUT in a folder the one who asked may write: under sudo, hers.)
 asker_out || fail "a folder for the figure, as UID $run_uid" "cannot make one in her lab folder"
 made=${asker_tmp:-$tmp}/made.svg
-run env BOX="${box_mb}M" SIZE="${run_mb}M" AXIS=time sh "$lab" plot "$made" "$swap" -i "${box_mb}M" "${run_mb}M"
+run env BOX="${box_mb}M" SIZE="${run_mb}M" AXIS=time sh "$lab" plot "$made" "$swap" -m -l -i "${box_mb}M" "${run_mb}M"
 is "lab plot: exit status 0" "$rc" -eq 0
 [ "$rc" -eq 0 ] || show_run >&2
 lim=$(runner_limit_mb)
 if [ -n "$lim" ] && [ "$lim" -lt "$run_mb" ]; then
     # The runner is the box: one run, named after its limit.
     ok "lab plot in a runner limited to $lim MB: the one run under that limit, drawn (XML $xml)" drawn ">$lim MB limit</text>" 1
+    skip "lab plot: a page map and a heat map per run" "this runner is itself limited to $lim MB: no plain run"
     for t in "lab plot: the boxed RSS line peaks below the plain one" "lab plot: the axis in seconds" "lab plot: the boxed read drawn wider"; do
         skip "$t" "this runner is itself limited to $lim MB: no plain run"
     done
     done_testing
 fi
 ok "lab plot: the plain and the ${box_mb}M box run drawn (XML $xml)" drawn ">${box_mb}M box</text>" 2
+# (make plot's PLOT='-m -l': from the runs' records, the panels of each.)
+panels="$(grep -c '>page map: ' "$made") page maps, $(grep -c '>one access, how long (swap -l -i): ' "$made") heat maps"
+is "lab plot -m -l: a page map and a heat map per run ($panels)" "$panels" = "2 page maps, 2 heat maps"
 # The boxed RSS line stays under the plain one: its highest point (smallest
 # y) is lower on the page.
 top_y() { grep "<polyline class=\"rss\"" "$made" | sed -n "$1p" | sed 's/.*points="\([^"]*\)".*/\1/' |

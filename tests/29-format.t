@@ -3,16 +3,18 @@
 # line of the text, read by Python's csv and json modules (skipped without
 # python3); the numbers those of the text lines of the same run (the text
 # on stdout, the records in files), after the text's rounding; -m's and
-# -l's columns only when asked for, and as their lines say; a boxed run's
+# -l's columns only when asked for, and as their lines say (-m's strip
+# the text's, -l -i's heat counts its heat lines'); a boxed run's
 # rows show the swapping; a bad format is one line and exit 2; the text,
 # the default, unchanged.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 begin "$@"
-plan 47
+plan 51
 
 base='step,bytes,rss_kb,swap_kb,major_faults,minor_faults,seconds,order'
-map_cols='pages_in_ram,pages_in_swap,pages_untouched'
+map_cols='pages_in_ram,pages_in_swap,pages_untouched,page_map'
+heat_cols='no_fault_heat,minor_fault_heat,major_fault_heat'
 lat_cols=''
 for k in no_fault minor_fault major_fault; do
     for s in count median_ns p99_ns max_ns total_ns; do lat_cols=$lat_cols${lat_cols:+,}${k}_$s; done
@@ -62,6 +64,8 @@ run "$swap" -m --format=csv 16M
 ok "-m --format=csv: -m's columns, no -l's" [ "$(head -n 1 "$out")" = "$base,$map_cols$crlf" ]
 run "$swap" -m -l --format=csv 16M
 ok "-m -l --format=csv: -m's columns, then -l's" [ "$(head -n 1 "$out")" = "$base,$map_cols,$lat_cols$crlf" ]
+run "$swap" -l -i 4M --format=csv 16M
+ok "-l -i 4M --format=csv: -l's columns, then the heat's" [ "$(head -n 1 "$out")" = "$base,$lat_cols,$heat_cols$crlf" ]
 run "$swap" -v -m -l -i 4M --format=csv 16M
 ok "-v -m -l -i 4M --format=csv: exit 0" [ "$rc" -eq 0 ]
 ok "-v --format=csv: -v's lines on stderr" has "$err" '^page size: +[0-9]+ bytes$'
@@ -72,8 +76,10 @@ ok "-v -m -l -i 4M --format=csv: stdout the header and 9 rows, no line of text" 
 # records FORMAT FILE NAME: FILE read by Python's csv (strict) or json
 # module; into $tmp/NAME.rows its header (comma-separated) and a line per
 # record, its values separated by blanks, seconds with nine decimals, "-"
-# for none; says on stderr what is wrong: a line not ended as the format
-# says, a row of another length or other keys, a number that is not one.
+# for none, page_map's blanks as "_", the heat's counts joined by "/";
+# says on stderr what is wrong: a line not ended as the format says, a row
+# of another length or other keys, a number that is not one, a strip or
+# counts not as the page says (in CSV quoted, and nothing else).
 py=$(command -v python3) || py=''
 cat >"$tmp/read.py" <<'EOF'
 import csv, json, re, sys
@@ -87,6 +93,20 @@ def bad(why):
 def value(name, v, from_csv):
     if v is None or (from_csv and v == ""):
         return None
+    if name == "page_map":
+        if not isinstance(v, str) or not re.fullmatch(r"[# .:]+", v):
+            bad("page_map is not a strip of marks: %r" % v)
+        return v.replace(" ", "_")
+    if name.endswith("_heat"):
+        if from_csv:
+            if not re.fullmatch(r"[0-9]+( [0-9]+)*", v):
+                bad("%s is not counts separated by blanks: %r" % (name, v))
+            v = [int(x) for x in v.split(" ")]
+        elif not isinstance(v, list) or any(type(x) is not int for x in v):
+            bad("%s is not an array of JSON numbers: %r" % (name, v))
+        if len(v) != 31:
+            bad("%s holds %d counts, not 31" % (name, len(v)))
+        return "/".join(str(x) for x in v)
     if name in ("step", "order"):
         if not isinstance(v, str):
             bad("%s is not a string: %r" % (name, v))
@@ -106,6 +126,15 @@ if fmt == "csv":
     with open(path, newline="") as f:
         table = list(csv.reader(f, strict=True))
     header = table[0]
+    # No field holds a comma or a quote: the raw fields are the header's,
+    # and the strip and counts, and they alone, are in quotes.
+    for line in raw.decode().split("\r\n")[1:-1]:
+        fields = line.split(",")
+        if len(fields) != len(header):
+            bad("a comma inside a field: %r" % line)
+        for h, f in zip(header, fields):
+            if (f != "" and (h == "page_map" or h.endswith("_heat"))) != (f[:1] == '"' == f[-1:] and len(f) > 1):
+                bad("%s quoted where it should not be, or not where it should: %r" % (h, f))
     for r in table[1:]:
         if len(r) != len(header):
             bad("a row of %d fields, the header has %d" % (len(r), len(header)))
@@ -145,8 +174,10 @@ header_is() { [ "$(head -n 1 "$1")" = "$2" ]; }
 # line), label (a record's step and bytes give its line's label), rss,
 # swap, major, seconds (as the text rounds them), latency (-l's lines
 # after each step), map (each record's pages add up to the mapping's, and
-# -m's strip after the line holds them; a 16 MB run).  Says each
-# disagreement on stderr.
+# -m's strip after the line holds them; a 16 MB run), strip (page_map is
+# that strip), heat (each KIND_heat count is its heat line's, 0 where the
+# line has none), heatsum (a step's heat counts add up to its KIND_count).
+# Says each disagreement on stderr.
 # shellcheck disable=SC2317 # called by ok
 agree() {
     awk -v what="$1" -v npages="$n16" "$report_awk"'
@@ -177,6 +208,11 @@ agree() {
         next
     }
     /^          \[.*\]$/ { S[nt] = substr($0, 12, length($0) - 12) }
+    /^  heat (no|minor|major) fault +2\^[0-9]+\.\.2\^[0-9]+ ns:/ {
+        lo = $4; sub(/^2\^/, "", lo); sub(/\..*/, "", lo)
+        for (i = 6; i <= NF; i++) HC[nt, $2 "_fault", lo + i - 6] = $i
+        next
+    }
     END {
         for (r = 1; r <= nr; r++) if (v("step", r) == "write") size = v("bytes", r)
         if (what == "count" && nt != nr) { print nt " lines of text, " nr " records" > "/dev/stderr"; wrong++ }
@@ -207,6 +243,27 @@ agree() {
                         if (dur(v(k "_total_ns", r)) != LT[r, k]) no(k "_total_ns " v(k "_total_ns", r) ", its line " LT[r, k])
                     } else if (n != 0 || v(k "_total_ns", r) != 0 || v(k "_median_ns", r) v(k "_p99_ns", r) v(k "_max_ns", r) != "---")
                         no(k ": no line for it, yet count " n)
+                }
+            }
+            if (what == "strip") {
+                s = S[r]; gsub(/ /, "_", s)
+                if (v("page_map", r) != s) no("page_map [" v("page_map", r) "], its strip [" s "]")
+            }
+            if (what == "heat" || what == "heatsum") {
+                split("no_fault minor_fault major_fault", K, " ")
+                for (i = 1; i <= 3; i++) {
+                    k = K[i]
+                    if (split(v(k "_heat", r), c, "/") != 31) { no(k "_heat: not 31 counts"); continue }
+                    for (j = 1; j <= 31; j++) {
+                        if (what == "heat" && c[j] != HC[r, k, j + 2] + 0)
+                            no(k "_heat: " c[j] " at 2^" j + 2 " ns, its heat line " HC[r, k, j + 2] + 0)
+                        SUM[k] += c[j]
+                    }
+                    if (what == "heatsum" && (step == "start" || ends)) {
+                        if (SUM[k] != (step == "start" ? 0 : v(k "_count", r)))
+                            no(step " " k ": heat counts add up to " SUM[k] ", " k "_count " v(k "_count", r))
+                        SUM[k] = 0
+                    }
                 }
             }
             if (what == "map") {
@@ -262,10 +319,13 @@ if [ -n "$py" ]; then
     records csv "$tmp/b.csv" b.csv
 fi
 pyok "-m -l -i 4M -o reverse: JSON as CSV" same_records "$tmp/b.json" b.json "$tmp/b.csv.rows"
-pyok "-m -l: -m's columns, then -l's" header_is "$tmp/b.csv.rows" "$base,$map_cols,$lat_cols"
 pyok "-m -l -o reverse: the lines' labels, the read's 'reverse'" agree label "$tmp/b.txt" "$tmp/b.csv.rows"
 pyok "-l: each step's counts, median, 99th, slowest and sum as its lines say, none elsewhere" agree latency "$tmp/b.txt" "$tmp/b.csv.rows"
 pyok "-m: each record's pages add up to the mapping's and sit where its strip says" agree map "$tmp/b.txt" "$tmp/b.csv.rows"
+pyok "-m: each record's page_map its line's strip, blanks and all" agree strip "$tmp/b.txt" "$tmp/b.csv.rows"
+pyok "-l -i: the heat columns, after -l's" header_is "$tmp/b.csv.rows" "$base,$map_cols,$lat_cols,$heat_cols"
+pyok "-l -i: each record's heat counts its heat lines', 0 where they show none" agree heat "$tmp/b.txt" "$tmp/b.csv.rows"
+pyok "-l -i: a step's heat counts add up to its KIND_count, the start's to 0" agree heatsum "$tmp/b.txt" "$tmp/b.csv.rows"
 
 if [ -n "$py" ]; then
     run "$swap" -m --format=csv --export-json="$tmp/c.json" -i 4M 16M
