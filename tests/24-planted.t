@@ -64,12 +64,13 @@ ok "the sudo user's own program, in a folder of hers: not refused (exit $rc$([ -
 
 # A checkout of hers, run by root (su, no sudo): its own scripts/box is
 # hers, so she could make it run anything as root already; the programs
-# she owns beside it are run.  (Below root's folders, mode 755.)
+# she owns beside it are run.  (Below root's folders, mode 755, open to a
+# teacher whose sudo runs the suite.)
 # shellcheck disable=SC2086 # box_files: the files, a word each
-mkdir -m 755 "$tmp/co" && cp $box_files "$tmp/co/" && printf '%s\n' "$prog" >"$tmp/co/mine" &&
-    chmod 755 "$tmp/co/mine" && chown -R "$student:$student" "$tmp/co"
+mkdir -m 755 "$co/co" && cp $box_files "$co/co/" && printf '%s\n' "$prog" >"$co/co/mine" &&
+    chmod 755 "$co/co/mine" && chown -R "$student:$student" "$co/co"
 rm -f "$tmp/ran"
-run sh "$tmp/co/box" run 16M "$tmp/co/mine" "$tmp/ran"
+run sh "$co/co/box" run 16M "$co/co/mine" "$tmp/ran"
 ok "root running her checkout's own scripts/box: her program beside it is not refused (exit $rc)" not_refused
 
 # The victim's own copy of scripts/box, readable by all (the checkout may

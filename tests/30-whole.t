@@ -89,14 +89,15 @@ at_exit=all_gone
 # ---- 1-8. A leader that has called pthread_exit, in a box.
 cc=${CC:-cc}
 built=''
-$cc -std=c11 -O2 -pthread -o "$tmp/leader_exit" "$top/tests/leader_exit.c" 2>"$tmp/cc.err" && built=1
+$cc -std=c11 -O2 -pthread -o "$tmp/leader_exit" "$top/tests/leader_exit.c" 2>"$tmp/cc.err" &&
+    le=$(her_file "$tmp/leader_exit") && built=1
 # leader_boxed: leader_exit started in a 16 MB box (box run, no guard),
 # and found there once its leader has ended with its thread running: the
 # helper in $helper (tag $htag), the box's memory cgroup in $mem, the
 # leader's ID and start ($leader, $lstart), its thread's ($thread,
 # $tstart).  1, with why on stderr, if it is not seen so.
 leader_boxed() {
-    sh "$box" run 16M "$tmp/leader_exit" >"$tmp/leader.out" 2>&1 9<&- &
+    sh "$box" run 16M "$le" >"$tmp/leader.out" 2>&1 9<&- &
     helper=$!
     htag=$(sh "$box" tag "$helper")
     mine="$mine $htag"

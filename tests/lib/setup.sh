@@ -63,7 +63,7 @@ cleanup() {
     for u in $users; do
         remove_student "${u#*=}" "$tag" && rm -f "$state_dir/test-user.$tag.${u%%=*}"
     done
-    rm -rf "$tmp"
+    rm -rf "$tmp" "/var/lib/swap-canary.$tag"
     # (Unlocked, not closed: a run still going holds the descriptor too.)
     [ -z "$turn" ] || { turn_log ends; flock -u 9; }
 }

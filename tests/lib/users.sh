@@ -48,9 +48,15 @@ remove_student() (
     userdel "$1" 2>/dev/null
     ! id -u "$1" >/dev/null 2>&1
 )
-# sweep_users: the users of killed tests (test-user.TAG.KIND, its owner
+# sweep_users: what killed tests left: their swap-canary.TAG folders, and
+# their users (test-user.TAG.KIND, its owner
 # gone), removed; only swap-student-N, from UID 1000 up.
 sweep_users() {
+    for _sc in /var/lib/swap-canary.*; do
+        _st=${_sc#/var/lib/swap-canary.}
+        case $_st in *[!0-9.]*|'') continue ;; esac
+        [ -d "$_sc" ] && [ ! -L "$_sc" ] && ! owner_alive "$_st" && rm -rf "$_sc"
+    done
     for _su in "$state_dir"/test-user.*.*.*; do
         { [ -f "$_su" ] && [ ! -L "$_su" ]; } || continue
         _st=${_su##*/test-user.} _st=${_st%.*}
@@ -70,6 +76,15 @@ asker_out() {
     # shellcheck disable=SC2016 # expanded by that sh
     asker_tmp=$(as_asker sh -c 'd=$(sh "$1" dirs | tail -n 1) && mktemp -d "$d/swap-test.$2.XXXXXX"' sh "$box" "$tag") &&
         [ -n "$asker_tmp" ]
+}
+# her_file FILE: FILE, or under sudo a copy where she can open it: her own
+# process opens the program root runs for her, and the test's folder,
+# below root's, is closed to her.  (Root's, mode 755, as /usr/local/bin;
+# removed with the test, or by a later test's sweep_users.)
+her_file() {
+    [ "$run_uid" != "$self_uid" ] || { echo "$1"; return 0; }
+    hf=/var/lib/swap-canary.$tag/run
+    { [ -d "$hf" ] || mkdir -m 755 "${hf%/run}" "$hf"; } && cp "$1" "$hf/" && chmod 755 "$hf/${1##*/}" && echo "$hf/${1##*/}"
 }
 as_asker() {
     (cd / && exec setpriv --reuid="$run_uid" --regid="${SUDO_GID:-$run_uid}" --init-groups \
