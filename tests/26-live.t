@@ -49,7 +49,9 @@ is "40 columns, -m -l -i 2M: the step lines there" "$(grep -c '^after ' "$tmp/na
 is "40 columns, -m -l -i 2M: no piece of a progress block left (only the steps' own two heat lines)" "$(grep -c '^  heat ' "$tmp/narrow")" -eq 2
 
 # Through a pipe: exactly the lines as ever, and no escape.
-timeout -k 5 "$run_max" "$swap" -m -l -i 1M 64M | cat >"$out"
+# (Its status in st: a run the bound ended says so below.)
+{ timeout -k 5 "$run_max" "$swap" -m -l -i 1M 64M; echo $? >"$tmp/st"; } | cat >"$out"
+[ "$(cat "$tmp/st")" = 0 ] || diag "the run through a pipe: exit $(cat "$tmp/st") (124: ended after $run_max s)"
 esc=$(printf '\033')
 ok "through a pipe: no escape" not has "$out" "$esc"
 is "through a pipe: all 126 progress lines" "$(grep -c -E '^(writing|reading): ' "$out")" -eq 126
