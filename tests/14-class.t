@@ -74,15 +74,10 @@ if ! { how=$(sh "$box" how) && want_swap; }; then
 fi
 diag "box: $how"
 
-# The classes below are held by their runs' pause (PAUSE=1, their input
-# a FIFO of the test's), so that a test sees what it waits for however slow
-# the machine (an outer strace -f).
-# A class of 2 on a terminal (200 x 40; 32 MB each), beside the one below
-# (two classes at once: the fault counts are not what either checks); its
-# runs held at their first line until the screen shows them.  (Its stderr,
-# with the runs' prompts, in a file: the screen is the watch's, below a
-# line, or its rub-out would clear the whole screen, which tmux keeps in
-# the history.)
+# The classes are held by their runs' pause (PAUSE=1, input a FIFO of
+# ours). A class of 2 on a terminal, beside the one below, held at its
+# first line until the screen shows it; its prompts in a file, lest the
+# watch's rub-out clear the whole screen.
 started='^run   [12]: start: +RSS +[0-9]+ MB  swap +[0-9]+ MB  major faults +[0-9]+$'
 hold "$tmp/term.err"
 if term_start 200 40 "echo CLASS; env BOX=16M PAUSE=1 sh '$lab' class 2 32M <'$held_in' 2>'$tmp/term.err'; echo CLASS-DONE-\$?; sleep 60"; then

@@ -98,11 +98,7 @@ if got != table:
     sys.exit(1)
 PY
 }
-if command -v python3 >/dev/null 2>&1; then
-    ok "CSV=FILE: a row per row of the table, its numbers, read by Python's csv module" csv_as_table
-else
-    skip "CSV=FILE: a row per row of the table, its numbers" "python3 is not installed (its csv module reads the file)"
-fi
+py_ok "CSV=FILE: a row per row of the table, its numbers, read by Python's csv module" csv_as_table
 col() { awk -v l="$1" -v c="$2" -v s="$3" -v f="$4" '$1 == l && $2 == c && $3 == s { print $f }' "$out"; }
 is "warm: the $file_mb MB file was in the box's cache before the run (MB)" "$(col "$lru_in_use" warm 0 4)" -ge $((file_mb * 3 / 4))
 is "warm, swappiness 0: nothing of the program went to swap" "$(col "$lru_in_use" warm 0 8)" -eq 0

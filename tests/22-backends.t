@@ -136,11 +136,7 @@ if got != table:
     sys.exit(1)
 PY
 }
-if command -v python3 >/dev/null 2>&1; then
-    ok "CSV=FILE: a row per backend, its numbers the table's, read by Python's csv module" csv_as_table
-else
-    skip "CSV=FILE: a row per backend, its numbers the table's" "python3 is not installed (its csv module reads the file)"
-fi
+py_ok "CSV=FILE: a row per backend, its numbers the table's, read by Python's csv module" csv_as_table
 # col ROW N: field N of that row (3 swap written, 5 read major, 6 read
 # minor, 13 out MB, 14 in MB, 15 RAM MB).
 col() { grep -E "$rowre" "$out" | awk -v r="$1" -v f="$2" '$1 == r { print $f }'; }

@@ -1,11 +1,9 @@
 # SPDX-License-Identifier: MIT
-# Sourced by every tests/*.t, which then calls begin: the library, a job a
-# file in tests/lib/ (docs/tests.md: how a test is written, the variables).
+# Sourced by every tests/*.t, which then calls begin: a job a file (docs/tests.md).
 set -u
 _lib=$(dirname "$0")
 # shellcheck source=tests/census.sh
 . "$_lib/census.sh"
-# The scripts' library (scripts/report's reader, proc_stat, running_child).
 swap_scripts=$_lib/../scripts
 # shellcheck source=scripts/lib.sh
 . "$swap_scripts/lib.sh"
@@ -19,7 +17,5 @@ swap_scripts=$_lib/../scripts
 . "$_lib/lib/hold.sh"
 # shellcheck source=tests/lib/procs.sh
 . "$_lib/lib/procs.sh"
-# shellcheck source=tests/lib/term.sh
-. "$_lib/lib/term.sh"
 # shellcheck source=tests/lib/wait.sh
 . "$_lib/lib/wait.sh"

@@ -2,7 +2,6 @@
 # shellcheck disable=SC2154,SC2034 # (names set by lib.sh's other parts, or for the tests)
 # TAP and checks: ok DESC CMD..., is DESC GOT OP WANT, their predicates,
 # run CMD..., and readers of swap's lines.
-
 plan() { echo "1..$1"; }
 pass() { n=$((n + 1)); echo "ok $n - $1"; }
 # fail NAME [DETAIL...]: on stdout, and on stderr, which prove and CI show.
@@ -33,7 +32,6 @@ box_skip_all() {
 box_skip() {
     if [ "${REQUIRE_BOX:-0}" = 1 ]; then fail "$1" "box test could not run (REQUIRE_BOX=1): $2"; else skip "$1" "$2"; fi
 }
-
 # ok DESC CMD...: CMD succeeds, run as it is (no eval: tests/10 reads it).
 ok() {
     ok_what=$1 && shift
@@ -50,7 +48,6 @@ ok() {
 is() {
     if [ -n "$2" ] && test "$2" "$3" "$4" 2>/dev/null; then pass "$1"; else fail "$1" "got '$2', want $3 $4"; fi
 }
-
 # Predicates of the last run: clean (exit 0, nothing on stderr), silent
 # (nor on stdout), refused_saying STATUS TEXT (nothing on stdout, one line
 # on stderr saying TEXT), failed_saying STATUS TEXT, refused_unrun PROG
@@ -73,11 +70,10 @@ like() { printf '%s\n' "$1" | grep -qE -- "$2"; }
 matches() { case $1 in $2) return 0 ;; esac; return 1; }
 not() { ! "$@"; }
 none() { [ -z "$("$@")" ]; }
-
-# run CMD...: $out, $err, $rc; a program ended after TEST_RUN_MAX s (300:
-# a 64 MB -m -l -i 1M run took over 60 s under strace -f beside two CPU
-# hogs; a swap that hangs is caught by begin's probe in 10 s), which fails
-# and ends the test: its next runs would hang as well.
+# py_ok DESC CHECK: ok, or a skip without python3 (CHECK reads with it).
+py_ok() { if command -v python3 >/dev/null 2>&1; then ok "$1" "$2"; else skip "$1" "python3 is not installed (its csv module reads the file)"; fi; }
+# run CMD...: $out, $err, $rc; a program ended after TEST_RUN_MAX s (300),
+# which fails and ends the test (a hung swap: begin's probe, 10 s).
 run_max=${TEST_RUN_MAX:-300}
 run() {
     read -r _r0 _ </proc/uptime
@@ -95,7 +91,6 @@ ran_out() {
     exit 1
 }
 show_run() { diag "exit $rc; stdout:" "$(cat "$out")" "stderr:" "$(cat "$err")"; }
-
 # reported LINE WHAT [FILE]: rss, swap, major or seconds of line 1-3 of the
 # report, as the scripts read it.
 reported() {

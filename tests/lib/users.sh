@@ -48,14 +48,12 @@ remove_student() (
     userdel "$1" 2>/dev/null
     ! id -u "$1" >/dev/null 2>&1
 )
-# sweep_users: what killed tests left: their swap-canary.TAG folders, and
-# their users (test-user.TAG.KIND, its owner
-# gone), removed; only swap-student-N, from UID 1000 up.
+# sweep_users: killed tests' swap-canary.TAG folders and users (test-user.
+# TAG.KIND, its owner gone); only swap-student-N, from UID 1000 up.
 sweep_users() {
     for _sc in /var/lib/swap-canary.*; do
-        _st=${_sc#/var/lib/swap-canary.}
-        case $_st in *[!0-9.]*|'') continue ;; esac
-        [ -d "$_sc" ] && [ ! -L "$_sc" ] && ! owner_alive "$_st" && rm -rf "$_sc"
+        case ${_sc#*canary.} in *[!0-9.]*|'') continue ;; esac
+        [ -d "$_sc" ] && [ ! -L "$_sc" ] && ! owner_alive "${_sc#*canary.}" && rm -rf "$_sc"
     done
     for _su in "$state_dir"/test-user.*.*.*; do
         { [ -f "$_su" ] && [ ! -L "$_su" ]; } || continue
@@ -77,10 +75,8 @@ asker_out() {
     asker_tmp=$(as_asker sh -c 'd=$(sh "$1" dirs | tail -n 1) && mktemp -d "$d/swap-test.$2.XXXXXX"' sh "$box" "$tag") &&
         [ -n "$asker_tmp" ]
 }
-# her_file FILE: FILE, or under sudo a copy where she can open it: her own
-# process opens the program root runs for her, and the test's folder,
-# below root's, is closed to her.  (Root's, mode 755, as /usr/local/bin;
-# removed with the test, or by a later test's sweep_users.)
+# her_file FILE: FILE, or under sudo a copy she can open (her process opens
+# it; $tmp is closed to her), in root's swap-canary.TAG/run, mode 755.
 her_file() {
     [ "$run_uid" != "$self_uid" ] || { echo "$1"; return 0; }
     hf=/var/lib/swap-canary.$tag/run
