@@ -46,22 +46,20 @@ stand_ins() {
         echo "$_si $f"
     done
 }
-# A file a shellcheck, as many at once as there are CPUs less one, which
-# is left to the test whose turn it is: the chain of turns is make check's
-# length, and shellcheck slowed it even at nice 15 (root's turns, 6.18,
-# 2 CPUs: 29.0 s alone, 31.7 s beside two shellchecks at a time, 29.6 s
-# beside one); the longest files first, so that no long one starts last;
-# xargs says 123 if any of them found something; each one's report in a
-# file of its own, all of them on stderr for ok to show.
+# A file a shellcheck, one a CPU, at nice 19: the test whose turn it is
+# (nice 0) takes a CPU back when it wants one (root's make check, 6.18,
+# 2 CPUs: 66.5 s with one shellcheck at a time, 64.0 s with two; a user's,
+# 27.7 s and 19.7-22.8 s); the longest files first, so that no long one
+# starts last; xargs says 123 if any of them found something; each one's
+# report in a file of its own, all of them on stderr for ok to show.
 # shellcheck disable=SC2317 # called by ok
 shellcheck_all() {
     cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || cpus=1
-    [ "$cpus" -le 1 ] || cpus=$((cpus - 1))
     mkdir "$tmp/sc" || return 1
     # shellcheck disable=SC2016 # expanded by that sh
     (cd "$top" && stand_ins >"$tmp/sc/list" &&
         while read -r i f; do echo "$(wc -c <"$f") $i $f"; done <"$tmp/sc/list" | sort -rn |
-        xargs -n 3 -P "$cpus" sh -c 'case $5 in .ci/run) s=bash ;; *) s=sh ;; esac
+        nice -n 19 xargs -n 3 -P "$cpus" sh -c 'case $5 in .ci/run) s=bash ;; *) s=sh ;; esac
             if [ -d "$1/in.$4" ]; then cd "$1/in.$4"; else cd "$2"; fi && shellcheck -s "$s" -x "$2/$5" >"$1/out.$4" 2>&1' sh "$tmp/sc" "$top") && return 0
     cat "$tmp/sc"/out.* >&2
     return 1
