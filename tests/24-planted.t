@@ -78,22 +78,30 @@ ok "root running her checkout's own scripts/box: her program beside it is not re
 # cleanup removes with the test's users (scripts/box's remove_student).
 # shellcheck disable=SC2086 # box_files: the files, a word each
 { cp $box_files "$co/" && (cd "$co" && for f in $box_files; do chmod 644 "${f##*/}" || exit 1; done); } || fail "a copy of scripts/box for the victim" "cannot make $co"
-# dirs_ms: the victim's box dirs (at most 20 s): how long, in $ms, and its
-# folder, in $got.
-dirs_ms() {
-    t0=$(date +%s%N)
-    got=$(as_victim timeout 20 sh "$co/box" dirs 2>"$tmp/dirs.err" | head -n 1)
-    ms=$((($(date +%s%N) - t0) / 1000000))
+# dirs_n: the victim's box dirs (at most 20 s), in a PID namespace of its
+# own: its folder in $got, and in $started how many processes it started (the
+# namespace's last PID, ns_last_pid), which no load or tracer changes.
+# (Without unshare, the folder alone, and $started empty.)
+dirs_n() {
+    # shellcheck disable=SC2016 # expanded by that sh
+    if [ -n "$pidns" ]; then
+        out_n=$(unshare --pid --fork --mount-proc sh -c 'cd / && runuser -u "$1" -- env -i PATH=/usr/bin:/bin HOME=/ timeout 20 sh "$2/box" dirs 2>"$3" | head -n 1; cat /proc/sys/kernel/ns_last_pid' \
+            sh "$victim" "$co" "$tmp/dirs.err")
+        got=${out_n%"$nl"*} started=${out_n##*"$nl"}
+    else
+        got=$(as_victim timeout 20 sh "$co/box" dirs 2>"$tmp/dirs.err" | head -n 1) started=''
+    fi
 }
-# Unsquatted first: the victim's box dirs on a /tmp of its own making, how
-# long that takes on this machine (an emulated one starts a process in 50
-# ms), then its folder removed again.  The squat may not make it slower
-# than 2 s, or three times that, whichever is more: 2,001 names must not
-# cost a look each.
-dirs_ms
-base=$ms
+# Unsquatted first: the victim's box dirs on a /tmp of its own making,
+# and how many processes that starts; then its folder removed again.
+# Squatted, it may start a few more (a fallback folder made), never one a
+# name: 2,001 names must not cost a look each.
+pidns=''
+if unshare --pid --fork --mount-proc true 2>/dev/null; then pidns=1; fi
+dirs_n
+base=$started
 as_victim rmdir "/tmp/swap-lab-$victim_uid" 2>/dev/null
-bound=$((3 * base > 2000 ? 3 * base : 2000))
+bound=$((${base:-0} + 20))
 # Squatted between a look and the mkdir: the name is free when the
 # victim's box_dirs starts, and the student makes it just before the
 # victim's mkdir of it: that mkdir says it is there (a file in a folder of
@@ -129,7 +137,7 @@ as_student rmdir "$fb"
 # shellcheck disable=SC2016 # expanded by the victim's sh
 vf=$(as_victim sh -c 'f=$(mktemp /tmp/swap-vf.XXXXXX) && chmod 666 "$f" && echo "$f"')
 if [ -n "$vf" ] && as_student ln "$vf" "$fb" 2>"$tmp/ln.err"; then
-    dirs_ms
+    dirs_n
     case $got in "$fb".??????) mine=$(stat -c '%U %a' "$got") ;; *) mine='' ;; esac
     ok "a hard link at the name, to the victim's file: the victim's own folder ($got, $mine)" [ "$mine" = "$victim 700" ]
     case $got in "$fb".??????) as_victim rmdir "$got" ;; esac
@@ -142,15 +150,23 @@ as_victim rm -f "$fb" "$vf"
 as_student sh -c 'cd /tmp && mkdir "swap-lab-$1" && seq -f "swap-lab-$1.%06g" 1 2000 | xargs mkdir' sh "$victim_uid"
 squatted=$(find /tmp -maxdepth 1 -user "$student_uid" -name "swap-lab-$victim_uid*" | wc -l)
 is "the student squatted the victim's folder and 2,000 fallback names" "$squatted" -eq 2001
-dirs_ms
+dirs_n
 first=$got
 case $got in
 /tmp/swap-lab-"$victim_uid".??????) mine=$(stat -c '%U %a' "$got") ;;
 *) mine='' ;;
 esac
-is "squatted: the victim's box dirs in $ms ms, under $bound (unsquatted $base ms)" "$ms" -lt "$bound"
+if [ -n "$pidns" ]; then
+    is "squatted: the victim's box dirs start $started processes, at most $bound (unsquatted $base)" "$started" -le "$bound"
+else
+    skip "squatted: the victim's box dirs start no process a name" "unshare cannot make a PID namespace here, to count them"
+fi
 ok "squatted: a folder of its own ($got, $mine)" [ "$mine" = "$victim 700" ]
-dirs_ms
-is "squatted, again: $ms ms, under $bound" "$ms" -lt "$bound"
+dirs_n
+if [ -n "$pidns" ]; then
+    is "squatted, again: $started processes, at most $bound" "$started" -le "$bound"
+else
+    skip "squatted, again: no process a name" "unshare cannot make a PID namespace here, to count them"
+fi
 ok "squatted, again: the same folder ($got)" [ "$got" = "$first" ]
 done_testing
