@@ -110,6 +110,6 @@ uninstall:
 	rm -f '$(DESTDIR)$(BINDIR)/swap' '$(DESTDIR)$(MANDIR)/man1/swap.1'
 
 clean:
-	rm -f swap *.o swap.svg
+	rm -f swap *.o swap.svg tests/shellcheck.clean
 
 .PHONY: all demo plot class backends image check census install uninstall clean

@@ -3,7 +3,7 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 begin "$@"
-plan 2
+plan 5
 
 if command -v cppcheck >/dev/null 2>&1; then
     run cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
@@ -31,42 +31,96 @@ sourced() { loads "$1" | while read -r _sf; do echo "$_sf"; sourced "$_sf"; done
 stand_ins() {
     _si=0
     for f in scripts/* tests/*.sh tests/lib/*.sh tests/*.t .ci/run; do
+        [ -f "$f" ] || continue
         _si=$((_si + 1))
         [ "${SHELLCHECK_FOLLOW:-0}" = 0 ] || { echo "$_si $f"; continue; }
-        mkdir "$tmp/sc/in.$_si" || return 1
+        mkdir "$sc/in.$_si" || return 1
         loads "$f" | while read -r lib; do
             # (Each loaded file's own list once.)
-            from=$tmp/sc/from.$(echo "$lib" | tr / .)
+            from=$sc/from.$(echo "$lib" | tr / .)
             [ -s "$from" ] || { echo "$lib" && sourced "$lib"; } >"$from" || return 1
             # shellcheck disable=SC2046 # the files, a word each
-            mkdir -p "$tmp/sc/in.$_si/${lib%/*}" &&
-                awk -v target="$f" -f tests/sourced-names.awk $(cat "$from") "$f" >"$tmp/sc/in.$_si/$lib" ||
+            mkdir -p "$sc/in.$_si/${lib%/*}" &&
+                awk -v target="$f" -f "$top/tests/sourced-names.awk" $(cat "$from") "$f" >"$sc/in.$_si/$lib" ||
                 return 1
         done || return 1
         echo "$_si $f"
     done
 }
 # A file a shellcheck, one a CPU, at nice 19: the test whose turn it is
-# (nice 0) takes a CPU back when it wants one (root's make check, 6.18,
-# 2 CPUs: 66.5 s with one shellcheck at a time, 64.0 s with two; a user's,
-# 27.7 s and 19.7-22.8 s); the longest files first, so that no long one
-# starts last; xargs says 123 if any of them found something; each one's
-# report in a file of its own, all of them on stderr for ok to show.
+# (nice 0) takes a CPU back when it wants one (docs/tests.md); the longest
+# files first, so that no long one starts last; each one's report in a
+# file of its own, all of them on stderr for ok to show.  A file found
+# clean is not checked again while its text, its stand-ins, shellcheck and
+# its settings are the same: the key of each (sc_key) is kept in
+# CACHE; shellcheck_all TREE [CACHE] checks TREE's scripts, and says in
+# $sc/ran.* which it ran shellcheck on.
 # shellcheck disable=SC2317 # called by ok
 shellcheck_all() {
+    sc_top=$1 sc_cache=${2-} sc=$tmp/sc.$((${sc_n:-0} + 1)) sc_n=$((${sc_n:-0} + 1))
+    [ "${SHELLCHECK_FOLLOW:-0}" = 0 ] || sc_cache=''
     cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || cpus=1
-    mkdir "$tmp/sc" || return 1
+    mkdir "$sc" || return 1
+    sc_seed=$sc/seed
+    { shellcheck --version && echo "${SHELLCHECK_OPTS-}" &&
+        for rc_f in "$HOME/.shellcheckrc" "${XDG_CONFIG_HOME:-$HOME/.config}/shellcheckrc" "$sc_top/.shellcheckrc"; do
+            [ ! -f "$rc_f" ] || cat "$rc_f"
+        done; } >"$sc_seed" 2>&1 || return 1
+    [ -z "$sc_cache" ] || [ ! -f "$sc_cache" ] || cp "$sc_cache" "$sc/cache" || return 1
     # shellcheck disable=SC2016 # expanded by that sh
-    (cd "$top" && stand_ins >"$tmp/sc/list" &&
-        while read -r i f; do echo "$(wc -c <"$f") $i $f"; done <"$tmp/sc/list" | sort -rn |
+    (cd "$sc_top" && stand_ins >"$sc/list" &&
+        while read -r i f; do echo "$(wc -c <"$f") $i $f"; done <"$sc/list" | sort -rn |
         nice -n 19 xargs -n 3 -P "$cpus" sh -c 'case $5 in .ci/run) s=bash ;; *) s=sh ;; esac
-            if [ -d "$1/in.$4" ]; then cd "$1/in.$4"; else cd "$2"; fi && shellcheck -s "$s" -x "$2/$5" >"$1/out.$4" 2>&1' sh "$tmp/sc" "$top") && return 0
-    cat "$tmp/sc"/out.* >&2
+            key=$({ cat "$1/seed" && echo "$s $5" && cat "$2/$5" &&
+                { [ ! -d "$1/in.$4" ] || (cd "$1/in.$4" && find . -type f | LC_ALL=C sort | while read -r l; do echo "$l" && cat "$l"; done); }; } |
+                sha256sum) && key=${key%% *} || exit 1
+            if [ -f "$1/cache" ] && grep -qx "$key" "$1/cache"; then echo "$key" >"$1/clean.$4"; exit 0; fi
+            echo "$5" >"$1/ran.$4"
+            if [ -d "$1/in.$4" ]; then cd "$1/in.$4"; else cd "$2"; fi &&
+                shellcheck -s "$s" -x "$2/$5" >"$1/out.$4" 2>&1 && echo "$key" >"$1/clean.$4"' sh "$sc" "$sc_top")
+    sc_rc=$?
+    if [ -n "$sc_cache" ]; then
+        cat "$sc"/clean.* 2>/dev/null | LC_ALL=C sort >"$sc/new" &&
+            cp "$sc/new" "$sc_cache.$$" && mv -f "$sc_cache.$$" "$sc_cache"
+    fi
+    [ "$sc_rc" -ne 0 ] || return 0
+    cat "$sc"/out.* >&2
     return 1
 }
+# The cache only in a checkout of this user's own: root under sudo in
+# hers neither reads nor writes it.
+cache=''
+[ ! -O "$top/tests" ] || cache=$top/tests/shellcheck.clean
 if command -v shellcheck >/dev/null 2>&1; then
-    ok "shellcheck: nothing to report on scripts/, tests/, .ci/run" shellcheck_all
+    ok "shellcheck: nothing to report on scripts/, tests/, .ci/run" shellcheck_all "$top" "$cache"
+    # A tree of two scripts, one loading the other, checked with one cache:
+    # the same again (no shellcheck); a variable nothing reads added to the
+    # one; a variable the other reads taken from the one.  checked_mini
+    # STATUS FILES [ERE]: exit STATUS (0 or not), shellcheck run on just
+    # FILES, its report saying ERE.
+    mini=$tmp/mini
+    # shellcheck disable=SC2016 # the scripts' text
+    mkdir -p "$mini/scripts" "$mini/tests" &&
+        printf '#!/bin/sh\nkept=1\necho "$kept"\n# shellcheck disable=SC2034 # two.t reads it\nnamed=2\n' >"$mini/scripts/one" &&
+        printf '#!/bin/sh\n# shellcheck source=scripts/one\n. ./one\necho "$named"\n' >"$mini/tests/two.t"
+    checked_mini() {
+        shellcheck_all "$mini" "$tmp/mini.clean" 2>"$tmp/sc.err"
+        case $1:$? in 0:0|1:[1-9]*) ;; *) echo "exit status not as wanted ($1)"; return 1 ;; esac
+        mini_ran=$(cat "$sc"/ran.* 2>/dev/null | sort | tr '\n' ' ')
+        [ "$mini_ran" = "$2" ] || { echo "shellcheck ran on '$mini_ran', not '$2'"; return 1; }
+        [ -z "${3-}" ] || has "$tmp/sc.err" "$3"
+    }
+    checked_mini 0 'scripts/one tests/two.t ' >/dev/null
+    ok "a tree found clean, checked again with its cache: clean, and shellcheck not run" checked_mini 0 ''
+    printf 'unread_x=3\n' >>"$mini/scripts/one"
+    ok "a variable nothing reads added to a file cached clean: that file alone checked, and reported" \
+        checked_mini 1 'scripts/one ' 'SC2034.*unread_x'
+    # shellcheck disable=SC2016 # the script's text
+    printf '#!/bin/sh\nkept=1\necho "$kept"\n' >"$mini/scripts/one"
+    ok "a variable taken from the file another loads: that other, unchanged, checked again and reported" \
+        checked_mini 1 'scripts/one tests/two.t ' 'SC2154.*named'
 else
     skip "shellcheck" "shellcheck is not installed"
+    for w in "the same again" "a file changed" "a file it loads changed"; do skip "shellcheck's cache: $w" "shellcheck is not installed"; done
 fi
 done_testing
