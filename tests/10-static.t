@@ -62,7 +62,8 @@ shellcheck_all() {
     cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || cpus=1
     mkdir "$sc" || return 1
     sc_seed=$sc/seed
-    { shellcheck --version && echo "${SHELLCHECK_OPTS-}" &&
+    : >"$sc_seed" || return 1
+    [ -z "$sc_cache" ] || { shellcheck --version && echo "${SHELLCHECK_OPTS-}" &&
         for rc_f in "$HOME/.shellcheckrc" "${XDG_CONFIG_HOME:-$HOME/.config}/shellcheckrc" "$sc_top/.shellcheckrc"; do
             [ ! -f "$rc_f" ] || cat "$rc_f"
         done; } >"$sc_seed" 2>&1 || return 1
@@ -87,10 +88,11 @@ shellcheck_all() {
     cat "$sc"/out.* >&2
     return 1
 }
-# The cache only in a checkout of this user's own: root under sudo in
-# hers neither reads nor writes it.
+# The cache only in a checkout of this user's own that no one else may
+# write to: root under sudo in hers neither reads nor writes it.
 cache=''
-[ ! -O "$top/tests" ] || cache=$top/tests/shellcheck.clean
+[ ! -O "$top/tests" ] || [ -n "$(find "$top/tests" -maxdepth 0 -perm /022)" ] ||
+    cache=$top/tests/shellcheck.clean
 if command -v shellcheck >/dev/null 2>&1; then
     ok "shellcheck: nothing to report on scripts/, tests/, .ci/run" shellcheck_all "$top" "$cache"
     # A tree of two scripts, one loading the other, checked with one cache:
