@@ -61,23 +61,19 @@ shellcheck_all() {
     [ "${SHELLCHECK_FOLLOW:-0}" = 0 ] || sc_cache=''
     cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || cpus=1
     mkdir "$sc" || return 1
-    # (--norc: a shellcheckrc is looked for in every folder above the
-    # file, /tmp's too, where anyone may put one; 0.8.0 and later.)
-    sc_norc=--norc
-    shellcheck --norc --version >"$sc/seed" 2>&1 || { sc_norc='' sc_cache=''; }
-    echo "${SHELLCHECK_OPTS-}" >>"$sc/seed" || return 1
+    { shellcheck --version && echo "${SHELLCHECK_OPTS-}"; } >"$sc/seed" 2>&1 || return 1
     [ -z "$sc_cache" ] || [ ! -f "$sc_cache" ] || cp "$sc_cache" "$sc/cache" || return 1
     # shellcheck disable=SC2016 # expanded by that sh
     (cd "$sc_top" && stand_ins >"$sc/list" &&
         while read -r i f; do echo "$(wc -c <"$f") $i $f"; done <"$sc/list" | sort -rn |
-        SC_RC=$sc_norc nice -n 19 xargs -n 3 -P "$cpus" sh -c 'case $5 in .ci/run) s=bash ;; *) s=sh ;; esac
+        nice -n 19 xargs -n 3 -P "$cpus" sh -c 'case $5 in .ci/run) s=bash ;; *) s=sh ;; esac
             key=$({ cat "$1/seed" && echo "$s $5" && cat "$2/$5" &&
                 { [ ! -d "$1/in.$4" ] || (cd "$1/in.$4" && find . -type f | LC_ALL=C sort | while read -r l; do echo "$l" && cat "$l"; done); }; } |
                 sha256sum) && key=${key%% *} || exit 1
             if [ -f "$1/cache" ] && grep -qx "$key" "$1/cache"; then echo "$key" >"$1/clean.$4"; exit 0; fi
             echo "$5" >"$1/ran.$4"
             if [ -d "$1/in.$4" ]; then cd "$1/in.$4"; else cd "$2"; fi &&
-                shellcheck ${SC_RC:+"$SC_RC"} -s "$s" -x "$2/$5" >"$1/out.$4" 2>&1 && echo "$key" >"$1/clean.$4"' sh "$sc" "$sc_top")
+                shellcheck --norc -s "$s" -x "$2/$5" >"$1/out.$4" 2>&1 && echo "$key" >"$1/clean.$4"' sh "$sc" "$sc_top")
     sc_rc=$?
     if [ -n "$sc_cache" ]; then
         cat "$sc"/clean.* 2>/dev/null | LC_ALL=C sort >"$sc/new" &&
@@ -92,7 +88,12 @@ shellcheck_all() {
 cache=''
 [ ! -O "$top/tests" ] || [ -L "$top/tests" ] || [ -n "$(find "$top/tests" -maxdepth 0 -perm /022)" ] ||
     cache=$top/tests/shellcheck.clean
-if command -v shellcheck >/dev/null 2>&1; then
+# (--norc, 0.8.0 and later: else shellcheck obeys a shellcheckrc in any
+# folder above the file, /tmp's too, where anyone may put one.)
+sc_why="shellcheck is not installed"
+! command -v shellcheck >/dev/null 2>&1 ||
+    sc_why="this shellcheck has no --norc (0.8.0 and later): it would obey a shellcheckrc anyone may leave in /tmp"
+if shellcheck --norc --version >/dev/null 2>&1; then
     ok "shellcheck: nothing to report on scripts/, tests/, .ci/run" shellcheck_all "$top" "$cache"
     # A tree of two scripts, one loading the other, checked with one cache:
     # the same again (no shellcheck); a variable nothing reads added to the
@@ -111,25 +112,19 @@ if command -v shellcheck >/dev/null 2>&1; then
         [ "$mini_ran" = "$2" ] || { echo "shellcheck ran on '$mini_ran', not '$2'"; return 1; }
         [ -z "${3-}" ] || has "$tmp/sc.err" "$3"
     }
-    if ! shellcheck --norc --version >/dev/null 2>&1; then
-        for w in "the same again" "a file changed" "a file it loads changed"; do
-            skip "shellcheck's cache: $w" "this shellcheck has no --norc (0.8.0 and later): no cache"
-        done
-    else
-        checked_mini 0 'scripts/one tests/two.t ' >/dev/null
-        ok "a tree found clean, checked again with its cache: clean, and shellcheck not run" checked_mini 0 ''
-        # (Anyone may leave a shellcheckrc in a folder above a checkout.)
-        echo disable=all >"$mini/.shellcheckrc"
-        printf 'unread_x=3\n' >>"$mini/scripts/one"
-        ok "a variable nothing reads added to a file cached clean, a shellcheckrc saying disable=all above it: that file alone checked, and reported" \
-            checked_mini 1 'scripts/one ' 'SC2034.*unread_x'
-        # shellcheck disable=SC2016 # the script's text
-        printf '#!/bin/sh\nkept=1\necho "$kept"\n' >"$mini/scripts/one"
-        ok "a variable taken from the file another loads: that other, unchanged, checked again and reported" \
-            checked_mini 1 'scripts/one tests/two.t ' 'SC2154.*named'
-    fi
+    checked_mini 0 'scripts/one tests/two.t ' >/dev/null
+    ok "a tree found clean, checked again with its cache: clean, and shellcheck not run" checked_mini 0 ''
+    # (Anyone may leave a shellcheckrc in a folder above a checkout.)
+    echo disable=all >"$mini/.shellcheckrc"
+    printf 'unread_x=3\n' >>"$mini/scripts/one"
+    ok "a variable nothing reads added to a file cached clean, a shellcheckrc saying disable=all above it: that file alone checked, and reported" \
+        checked_mini 1 'scripts/one ' 'SC2034.*unread_x'
+    # shellcheck disable=SC2016 # the script's text
+    printf '#!/bin/sh\nkept=1\necho "$kept"\n' >"$mini/scripts/one"
+    ok "a variable taken from the file another loads: that other, unchanged, checked again and reported" \
+        checked_mini 1 'scripts/one tests/two.t ' 'SC2154.*named'
 else
-    skip "shellcheck" "shellcheck is not installed"
-    for w in "the same again" "a file changed" "a file it loads changed"; do skip "shellcheck's cache: $w" "shellcheck is not installed"; done
+    skip "shellcheck" "$sc_why"
+    for w in "the same again" "a file changed" "a file it loads changed"; do skip "shellcheck's cache: $w" "$sc_why"; done
 fi
 done_testing
