@@ -47,14 +47,10 @@ stand_ins() {
         echo "$_si $f"
     done
 }
-# A file a shellcheck, one a CPU, at nice 19: the test whose turn it is
-# (nice 0) takes a CPU back when it wants one (docs/tests.md); the longest
-# files first, so that no long one starts last; each one's report in a
-# file of its own, all of them on stderr for ok to show.  A file found
-# clean is not checked again while its text, its stand-ins, shellcheck and
-# its settings are the same: the key of each (sc_key) is kept in
-# CACHE; shellcheck_all TREE [CACHE] checks TREE's scripts, and says in
-# $sc/ran.* which it ran shellcheck on.
+# Checks TREE's scripts (shellcheck_all TREE [CACHE]), one a CPU at nice
+# 19 (the test holding the turn takes a CPU back), longest first; one found
+# clean is not checked again while its key (its text and stand-ins, the
+# version and options of shellcheck) is in CACHE.  $sc/ran.*: what ran.
 # shellcheck disable=SC2317 # called by ok
 shellcheck_all() {
     sc_top=$1 sc_cache=${2-} sc=$tmp/sc.$((${sc_n:-0} + 1)) sc_n=$((${sc_n:-0} + 1))
